@@ -1,0 +1,1 @@
+"""One module per ``jacquet`` sub-command; ``cli.py`` imports them lazily."""

@@ -1,0 +1,57 @@
+"""The one exception family of the project.
+
+Every error a user can cause is a :class:`JacquetError`, a ``ValueError``, so that callers catch one
+class and the CLI turns it into a one-line message. Where the error comes from a text, it carries
+the file, game, line and column, so that a transcriber can go straight to the mistake.
+"""
+
+from __future__ import annotations
+
+
+class JacquetError(ValueError):
+    """Base of every error the project raises on bad input."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        game: int | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.game = game
+        self.line = line
+        self.column = column
+
+    def location(self) -> str:
+        """``file:line:col`` as far as it is known (empty when nothing is)."""
+        parts = [self.file or "<input>"] if (self.file or self.line) else []
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+    def __str__(self) -> str:
+        where = self.location()
+        return f"{where}: {self.message}" if where else self.message
+
+
+class RulesError(JacquetError):
+    """An unknown ruleset or option, or an option value out of range."""
+
+
+class PositionError(JacquetError):
+    """A position that cannot occur: wrong number of men, both sides on one point, a bad key."""
+
+
+class IllegalPlayError(JacquetError):
+    """A play the rules do not allow; ``reason`` says which rule, in a player's words."""
+
+
+class NotationError(JacquetError):
+    """A record that cannot be read: syntax, encoding, a bad tag."""
