@@ -1,0 +1,307 @@
+"""A position of Jacquet: where each player's men stand, in its own numbering, and who moves.
+
+Each side's men are packed into one int, four bits per location (location 0 = borne off, 1..24 =
+points in that side's own numbering, 25 = the bar): the engine moves a man by adding one constant,
+compares and hashes positions as ints, and tests whole tables with bit masks. Readers never see
+the packing: ``men``, ``off``, ``bar``, ``counts`` and the JSON form give plain numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from .errors import PositionError
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+Side = Literal["white", "black"]
+SIDES: tuple[Side, Side] = ("white", "black")
+
+OFF = 0
+BAR = 25
+MEN = 15
+LOCATIONS = 26  # off, points 1..24, bar
+
+_KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+_KEY_INDEX = {char: value for value, char in enumerate(_KEY_ALPHABET)}
+# turn bit + for each side 15 ones and 26 zeros (unary counts), padded to 14 characters of 6 bits
+_KEY_BITS = 1 + 2 * (MEN + LOCATIONS)
+_KEY_CHARS = 14
+
+
+def other(side: Side) -> Side:
+    """The opponent of ``side``."""
+    return "black" if side == "white" else "white"
+
+
+def opposite_point(point: int) -> int:
+    """The same board point in the other player's numbering (p + 12 or p - 12)."""
+    if not 1 <= point <= 24:
+        raise PositionError(f"point {point} is not on the board (1 to 24)")
+    return point + 12 if point <= 12 else point - 12
+
+
+def pack(counts: Iterable[int]) -> int:
+    """Pack 26 counts (off, 1..24, bar) into the four-bits-per-location int."""
+    value = 0
+    for index, count in enumerate(counts):
+        value |= count << (4 * index)
+    return value
+
+
+def unpack(packed: int) -> tuple[int, ...]:
+    """The 26 counts (off, 1..24, bar) of a packed side."""
+    return tuple((packed >> (4 * index)) & 15 for index in range(LOCATIONS))
+
+
+_START_SIDE = pack([0] * 24 + [MEN, 0])
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Men of both sides and the side to move. Immutable; equal positions compare equal.
+
+    ``packed_white`` and ``packed_black`` hold each side's counts in its own numbering (see the
+    module docstring); build positions with :meth:`start`, :meth:`from_counts`,
+    :meth:`from_json` or :meth:`from_key` rather than by hand.
+    """
+
+    packed_white: int
+    packed_black: int
+    turn: Side = "white"
+
+    @classmethod
+    def start(cls) -> Position:
+        """The opening position: 15 men on each player's 24-point, White to move."""
+        return cls(_START_SIDE, _START_SIDE, "white")
+
+    @classmethod
+    def from_counts(
+        cls, white: Iterable[int], black: Iterable[int], turn: Side = "white"
+    ) -> Position:
+        """A position from 26 counts per side (off, 1..24, bar); checked like :meth:`check`."""
+        white_counts, black_counts = tuple(white), tuple(black)
+        for side, counts in (("White", white_counts), ("Black", black_counts)):
+            if len(counts) != LOCATIONS or any(
+                not isinstance(n, int) or n < 0 or n > MEN for n in counts
+            ):
+                raise PositionError(f"{side}: 26 counts from 0 to 15 expected")
+        if turn not in SIDES:
+            raise PositionError(f"turn must be 'white' or 'black', not {turn!r}")
+        position = cls(pack(white_counts), pack(black_counts), turn)
+        position.check()
+        return position
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def packed(self, side: Side) -> int:
+        """The packed counts of ``side`` (see the module docstring)."""
+        return self.packed_white if side == "white" else self.packed_black
+
+    def counts(self, side: Side) -> tuple[int, ...]:
+        """26 counts of ``side``: index 0 = borne off, 1..24 = own points, 25 = bar."""
+        return unpack(self.packed(side))
+
+    def men(self, side: Side) -> dict[int, int]:
+        """Men of ``side`` per point 1..24 of its own numbering (points without men left out)."""
+        counts = self.counts(side)
+        return {point: counts[point] for point in range(24, 0, -1) if counts[point]}
+
+    def off(self, side: Side) -> int:
+        """Men ``side`` has borne off."""
+        return self.packed(side) & 15
+
+    def bar(self, side: Side) -> int:
+        """Men of ``side`` on the bar (hitting rulesets only)."""
+        return (self.packed(side) >> (4 * BAR)) & 15
+
+    def pips(self, side: Side) -> int:
+        """Pips ``side`` still has to travel (a man on the bar counts 25)."""
+        return sum(point * count for point, count in enumerate(self.counts(side)))
+
+    def in_courier_phase(self, side: Side) -> bool:
+        """True while ``side``'s courier has not reached its home table (RULES.md).
+
+        Derived from the position alone: 15 men on the 24-point, or 14 there and the one other
+        man on the board or the bar outside 1-6.
+        """
+        counts = self.counts(side)
+        if counts[24] == MEN:
+            return True
+        if counts[24] != MEN - 1 or counts[OFF]:
+            return False
+        return not any(counts[1:7])
+
+    def with_turn(self, side: Side) -> Position:
+        """The same men with ``side`` to move."""
+        return Position(self.packed_white, self.packed_black, side)
+
+    @staticmethod
+    def to_absolute(side: Side, point: int) -> int:
+        """``side``'s point number in White's numbering (the board's fixed frame)."""
+        return point if side == "white" else opposite_point(point)
+
+    @staticmethod
+    def from_absolute(side: Side, point: int) -> int:
+        """White's point number in ``side``'s numbering."""
+        return point if side == "white" else opposite_point(point)
+
+    @staticmethod
+    def convert(point: int, from_side: Side, to_side: Side) -> int:
+        """``from_side``'s point in ``to_side``'s numbering (off and bar stay as they are)."""
+        if from_side == to_side or point in (OFF, BAR):
+            return point
+        return opposite_point(point)
+
+    # -- checking ----------------------------------------------------------------------------
+
+    def check(self, rules: Rules | None = None) -> None:
+        """Raise PositionError if this position cannot occur (under ``rules`` when given).
+
+        Always: 15 men per side, never both sides on one point. With rules: no man on the bar
+        without hitting, and without hitting a side that has borne off has every man home (a man
+        never leaves the home table once there, so anything else was never reached).
+        """
+        white, black = self.counts("white"), self.counts("black")
+        for name, counts in (("White", white), ("Black", black)):
+            total = sum(counts)
+            if total != MEN:
+                raise PositionError(f"{name} has {total} men; each side has 15")
+        for point in range(1, 25):
+            if white[point] and black[opposite_point(point)]:
+                raise PositionError(
+                    f"White's point {point} (Black's {opposite_point(point)}) "
+                    "holds men of both sides"
+                )
+        if rules is None:
+            return
+        for name, counts in (("White", white), ("Black", black)):
+            if counts[BAR] and not rules.hitting:
+                raise PositionError(
+                    f"{name} has men on the bar, but the {rules.name} rules have no hitting"
+                )
+            if counts[OFF] and not rules.hitting and any(counts[7:25]):
+                outside = max(p for p in range(7, 25) if counts[p])
+                raise PositionError(
+                    f"{name} has borne off men while a man stands on its {outside}-point"
+                )
+
+    # -- keys --------------------------------------------------------------------------------
+
+    def key(self) -> str:
+        """A canonical key: 14 characters of ``[A-Za-z0-9_-]``, decoded by :meth:`from_key`.
+
+        Bits: the turn, then for each side and location 0..25 its count in unary followed by a
+        zero; base64url of the bit string.
+        """
+        value = 1 if self.turn == "black" else 0
+        for packed in (self.packed_white, self.packed_black):
+            for index in range(LOCATIONS):
+                count = (packed >> (4 * index)) & 15
+                value = (((value << count) | ((1 << count) - 1)) << 1) if count else value << 1
+        value <<= 6 * _KEY_CHARS - _KEY_BITS
+        return "".join(
+            _KEY_ALPHABET[(value >> (6 * shift)) & 63] for shift in range(_KEY_CHARS - 1, -1, -1)
+        )
+
+    @classmethod
+    def from_key(cls, key: str) -> Position:
+        """The position of a key made by :meth:`key`; raises PositionError on a bad key."""
+        if len(key) != _KEY_CHARS or any(char not in _KEY_INDEX for char in key):
+            raise PositionError(f"{key!r} is not a position key (14 characters of A-Z a-z 0-9 - _)")
+        value = 0
+        for char in key:
+            value = (value << 6) | _KEY_INDEX[char]
+        bits = bin(value)[2:].zfill(6 * _KEY_CHARS)
+        turn: Side = "black" if bits[0] == "1" else "white"
+        sides: list[list[int]] = []
+        rest = bits[1:]
+        try:
+            for _ in SIDES:
+                counts = []
+                for _ in range(LOCATIONS):
+                    ones = rest.index("0")
+                    counts.append(ones)
+                    rest = rest[ones + 1 :]
+                sides.append(counts)
+        except ValueError:
+            raise PositionError(f"{key!r} is not a position key") from None
+        if rest.strip("0") or any(sum(counts) != MEN for counts in sides):
+            raise PositionError(f"{key!r} is not a position key")
+        position = cls.from_counts(sides[0], sides[1], turn)
+        if position.key() != key:
+            raise PositionError(f"{key!r} is not a canonical position key")
+        return position
+
+    # -- JSON --------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form of the issue: points in each side's own numbering, empty ones left out."""
+        return {
+            "white": {str(point): n for point, n in self.men("white").items()},
+            "black": {str(point): n for point, n in self.men("black").items()},
+            "white_off": self.off("white"),
+            "black_off": self.off("black"),
+            "white_bar": self.bar("white"),
+            "black_bar": self.bar("black"),
+            "turn": self.turn,
+        }
+
+    @classmethod
+    def from_json(cls, obj: object, rules: Rules | None = None) -> Position:
+        """Read the JSON form; raises PositionError on anything malformed or impossible.
+
+        ``*_off`` and ``*_bar`` may be left out (0). With ``rules``, also checks what depends on
+        them (see :meth:`check`).
+        """
+        if not isinstance(obj, Mapping):
+            raise PositionError("a position must be a JSON object")
+        known = {"white", "black", "white_off", "black_off", "white_bar", "black_bar", "turn"}
+        unknown = sorted(str(name) for name in obj if name not in known)
+        if unknown:
+            raise PositionError(f"unknown key {unknown[0]!r} in position")
+        turn = obj.get("turn", "white")
+        if turn not in SIDES:
+            raise PositionError(f"turn must be 'white' or 'black', not {turn!r}")
+        sides: list[list[int]] = []
+        for side in SIDES:
+            counts = [0] * LOCATIONS
+            points = obj.get(side)
+            if not isinstance(points, Mapping):
+                raise PositionError(f"{side!r} must be an object of point: men")
+            for name, count in points.items():
+                point = _json_int(name, f"{side} point")
+                if not 1 <= point <= 24:
+                    raise PositionError(f"{side} point {name!r} is not a point from 1 to 24")
+                counts[point] = _json_count(count, f"{side} point {point}")
+            counts[OFF] = _json_count(obj.get(f"{side}_off", 0), f"{side}_off")
+            counts[BAR] = _json_count(obj.get(f"{side}_bar", 0), f"{side}_bar")
+            sides.append(counts)
+        for name, counts in zip(("White", "Black"), sides, strict=True):
+            if sum(counts) != MEN:
+                raise PositionError(f"{name} has {sum(counts)} men; each side has 15")
+        position = cls(pack(sides[0]), pack(sides[1]), turn)
+        position.check(rules)
+        return position
+
+    def __repr__(self) -> str:
+        return f"Position.from_key({self.key()!r})"
+
+
+def _json_int(value: object, what: str) -> int:
+    if isinstance(value, bool):
+        raise PositionError(f"{what}: {value!r} is not a number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    raise PositionError(f"{what}: {value!r} is not a number")
+
+
+def _json_count(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MEN:
+        raise PositionError(f"{what}: {value!r} is not a number of men from 0 to 15")
+    return value
