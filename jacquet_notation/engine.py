@@ -1,0 +1,743 @@
+"""The rules engine: legal plays, validation of written plays, game end and scoring.
+
+Pure functions of ``(position, dice, rules)``. The search works on the packed ints of
+:mod:`.position` (four bits per location), so a step is one addition and a whole table is tested
+with a few bit operations; see docs/rules.md for the rules and the choices made where RULES.md
+leaves something open.
+
+Search: all dice orders, level by level (one level per die), each level deduplicated by the
+state reached, so that transpositions are expanded once. Structural rules (blocks, Murray's
+limits) are checked on final positions only, as RULES.md says; then the "most dice" and "higher
+die" filters, and for the ``rearmost`` bear-off the "most men borne off" filter.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .errors import IllegalPlayError, JacquetError
+from .position import BAR, MEN, OFF, Position, Side, opposite_point, other
+from .rules import Rules
+
+__all__ = [
+    "Play",
+    "Step",
+    "apply_play",
+    "dice_steps",
+    "holds_prime",
+    "legal_plays",
+    "score",
+    "validate_play",
+    "winner",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One die played by one man, in the mover's numbering (25 = bar, 0 = off)."""
+
+    start: int
+    end: int
+    die: int
+    hit: bool = False
+
+    def notation(self) -> str:
+        """``24/18``, ``bar/22``, ``5/off``, ``13/7*`` (``*`` marks a hit)."""
+        return f"{_point_name(self.start)}/{_point_name(self.end)}{'*' if self.hit else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A legal play: its steps in the order played, and the position it leads to (turn passed)."""
+
+    steps: tuple[Step, ...]
+    position: Position
+
+    def notation(self) -> str:
+        """The steps one die at a time, ``24/19 19/14``; empty for a pass."""
+        return " ".join(step.notation() for step in self.steps)
+
+    @property
+    def dice_used(self) -> int:
+        """Number of dice (steps) the play uses."""
+        return len(self.steps)
+
+
+def _point_name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def _side_name(side: Side) -> str:
+    return "White" if side == "white" else "Black"
+
+
+# -- packed-int helpers --------------------------------------------------------------------------
+
+_OPP = 104  # in hitting rulesets a search state is mover | opponent << _OPP
+_MOVER = (1 << _OPP) - 1
+
+
+def _flags(low: int, high: int) -> int:
+    """The low bit of each location's nibble, for locations low..high."""
+    return sum(1 << (4 * i) for i in range(low, high + 1))
+
+
+_ONES = _flags(0, 25)
+_POINTS = _flags(1, 24)
+_SOURCES = _flags(1, 25)
+_LOW12 = _flags(1, 12)
+_HIGH12 = _flags(13, 24)
+_START_TABLE = _flags(19, 24)
+_FLAG = [1 << (4 * i) for i in range(26)]
+_OFF_AND_HOME = _flags(0, 6) * 15  # whole nibbles of locations 0..6
+_OUTSIDE = _flags(7, 25) * 15  # whole nibbles of locations 7..25
+_COURIER_REST = (_flags(7, 23) | _FLAG[25]) * 15  # where a courier stands while out
+_BOARD_AND_BAR = _flags(1, 25) * 15
+
+
+def _occupied(packed: int) -> int:
+    return (packed | packed >> 1 | packed >> 2 | packed >> 3) & _ONES
+
+
+def _two_or_more(packed: int) -> int:
+    return (packed >> 1 | packed >> 2 | packed >> 3) & _ONES
+
+
+def _rotate(flags: int) -> int:
+    """Flags by point in one side's numbering -> the same points in the other side's numbering."""
+    return ((flags & _LOW12) << 48) | ((flags & _HIGH12) >> 48)
+
+
+def _runs_of_six(flags: int) -> int:
+    """Nibble j set when locations j..j+5 are all set."""
+    return flags & flags >> 4 & flags >> 8 & flags >> 12 & flags >> 16 & flags >> 20
+
+
+def _highest(packed: int) -> int:
+    """Highest location with a man (0 when none on the board)."""
+    return (packed.bit_length() - 1) >> 2 if packed else 0
+
+
+# per die: the change of a side's packed int when a man steps from p (bar included)
+_DELTA = [[0] * 26] + [
+    [(1 << (4 * (p - d))) - (1 << (4 * p)) if p - d >= 1 else 0 for p in range(26)]
+    for d in range(1, 7)
+]
+_OFF_DELTA = [1 - (1 << (4 * p)) for p in range(26)]
+_STEP = [[Step(p, max(p - d, 0), d) for p in range(26)] for d in range(7)]
+_HIT_STEP = [[Step(p, max(p - d, 0), d, True) for p in range(26)] for d in range(7)]
+# hitting: where the opponent's man on the mover's point t sits in a state, and the hit's change
+_HIT_SHIFT = [0] + [_OPP + 4 * opposite_point(t) for t in range(1, 25)]
+_HIT_DELTA = [0] + [(1 << (_OPP + 4 * BAR)) - (1 << _HIT_SHIFT[t]) for t in range(1, 25)]
+
+
+# -- the search ----------------------------------------------------------------------------------
+
+
+class _Context:
+    """What one turn's search needs, computed once per call."""
+
+    __slots__ = (
+        "bear_off",
+        "blocks",
+        "courier",
+        "hitting",
+        "midpoint_men",
+        "mover",
+        "open",
+        "opp_courier",
+        "opp_packed",
+        "opp_rear",
+        "return_ok",
+        "rules",
+        "start",
+        "start_table_points",
+        "structural",
+    )
+
+    def __init__(self, position: Position, rules: Rules) -> None:
+        self.rules = rules
+        self.mover: Side = position.turn
+        mover = position.packed_white if self.mover == "white" else position.packed_black
+        opp = position.packed_black if self.mover == "white" else position.packed_white
+        self.opp_packed = opp
+        self.hitting = rules.hitting
+        self.courier = rules.courier
+        self.bear_off = rules.bear_off
+        self.blocks = rules.blocks
+        blockers = (_two_or_more(opp) if self.hitting else _occupied(opp)) & _POINTS
+        # flags, in the mover's numbering, of the points a man may land on
+        self.open = _POINTS & ~_rotate(blockers)
+        self.start = mover | (opp << _OPP) if self.hitting else mover
+        self.start_table_points = rules.start_table_points
+        self.midpoint_men = rules.midpoint_men
+        self.return_ok = _FLAG[1] if rules.return_men == 1 else _FLAG[1] | _FLAG[2]
+        self.structural = (
+            rules.blocks != "unrestricted"
+            or rules.start_table_points is not None
+            or rules.midpoint_men is not None
+        )
+        self.opp_rear, self.opp_courier = _opponent_facts(opp, rules.courier)
+
+    def sources(self, die: int) -> int:
+        """Flags of the points (and the bar) from which a step of ``die`` lands on an open point."""
+        return (self.open << (4 * die)) & _SOURCES
+
+    def expand(
+        self, level: dict[int, tuple[Step, ...]], die: int, out: dict[int, tuple[Step, ...]]
+    ) -> None:
+        """Add to ``out`` every state one step of ``die`` away from a state of ``level``."""
+        src = self.sources(die)
+        hitting = self.hitting
+        courier = self.courier
+        bear_off = self.bear_off
+        delta = _DELTA[die]
+        steps = _STEP[die]
+        off_steps = _STEP[die]
+        hit_steps = _HIT_STEP[die]
+        die_flag_shift = 4 * die
+        for state, path in level.items():
+            mover = state & _MOVER if hitting else state
+            bearing = 0  # point a man is borne off from, if any
+            if hitting and mover >> 100:
+                movable = src & _FLAG[25]  # a man on the bar enters before any other move
+            elif (
+                courier and (mover >> 96) >= 14 and (mover >> 96 == 15 or not mover & _OFF_AND_HOME)
+            ):
+                if mover >> 96 == 15:
+                    movable = src & _FLAG[24]
+                else:
+                    movable = src & _FLAG[_highest(mover & _COURIER_REST)]
+            else:
+                movable = _occupied(mover) & src
+                if not mover & _OUTSIDE:
+                    # every man is home: bearing off
+                    top = _highest(mover)
+                    if bear_off == "standard":
+                        if (mover >> die_flag_shift) & 15:
+                            bearing = die
+                        elif top < die:
+                            bearing = top
+                    elif bear_off == "exact":
+                        if (mover >> die_flag_shift) & 15:
+                            bearing = die
+                    elif die >= top:
+                        # rearmost: a die that can bear off must, and only from the rearmost point
+                        bearing = top
+                        movable = 0
+            while movable:
+                low = movable & -movable
+                movable ^= low
+                point = low.bit_length() >> 2
+                new = state + delta[point]
+                if hitting:
+                    target = point - die
+                    if (state >> _HIT_SHIFT[target]) & 15 == 1:
+                        new += _HIT_DELTA[target]
+                        if new not in out:
+                            out[new] = (*path, hit_steps[point])
+                        continue
+                if new not in out:
+                    out[new] = (*path, steps[point])
+            if bearing:
+                new = state + _OFF_DELTA[bearing]
+                if new not in out:
+                    out[new] = (*path, off_steps[bearing])
+
+    def valid(self, state: int) -> bool:
+        """Whether a final state breaks no structural rule (blocks, Murray's limits)."""
+        return self.problem(state, explain=False) is None
+
+    def problem(self, state: int, explain: bool = True) -> str | None:
+        """The structural rule a final state breaks, in words (or "" when not ``explain``)."""
+        hitting = self.hitting
+        mover = state & _MOVER if hitting else state
+        held = (_two_or_more(mover) if hitting else _occupied(mover)) & _POINTS
+        if self.start_table_points is not None:
+            count = (held & _START_TABLE).bit_count()
+            if count > self.start_table_points:
+                return (
+                    f"holds {count} points of its starting table 19-24 "
+                    f"(at most {self.start_table_points})"
+                    if explain
+                    else ""
+                )
+        if self.midpoint_men is not None:
+            count = (mover >> 52) & 15
+            if count > self.midpoint_men:
+                return (
+                    f"puts {count} men on the 13-point (at most {self.midpoint_men})"
+                    if explain
+                    else ""
+                )
+        blocks = self.blocks
+        if blocks == "unrestricted":
+            return None
+        opp_name = _side_name(other(self.mover))
+        if blocks == "five-max":
+            runs = _runs_of_six(held)
+            if runs and held & 0x110 != 0x110:
+                if not explain:
+                    return ""
+                low = (
+                    runs.bit_length() >> 2
+                    if runs == runs & -runs
+                    else (runs & -runs).bit_length() >> 2
+                )
+                return (
+                    f"holds six consecutive points ({low + 5} to {low}) "
+                    "without holding its own 1- and 2-points"
+                )
+            return None
+        runs = _runs_of_six(_rotate(held))  # windows in the opponent's numbering
+        if not runs:
+            return None
+        if hitting:
+            rear, courier_at = _opponent_facts(state >> _OPP, self.courier)
+        else:
+            rear, courier_at = self.opp_rear, self.opp_courier
+        low = (runs & -runs).bit_length() >> 2  # lowest window: opponent points low..low+5
+        top = low + 5
+        if blocks == "bouchon":
+            if courier_at > top:
+                return (
+                    f"makes a block of six ({_window(top)}) in front of {opp_name}'s courier"
+                    if explain
+                    else ""
+                )
+            if (runs >> 28) & 1 and rear > 12 and not held & _FLAG[1]:
+                return (
+                    f"closes its starting table (points 24 to 19) in front of {opp_name}'s men "
+                    "without holding its own 1-point"
+                    if explain
+                    else ""
+                )
+            return None
+        if blocks == "variable" and (runs >> 28) & 1 and rear > 12:
+            return (
+                f"closes its starting table (points 24 to 19) while {opp_name} has men still "
+                "to pass it"
+                if explain
+                else ""
+            )
+        if rear > top and held & self.return_ok != self.return_ok:
+            if not explain:
+                return ""
+            need = "a return man" if self.return_ok == _FLAG[1] else "two return men"
+            return (
+                f"makes a block of six ({_window(top)}) in front of {opp_name}'s men without {need}"
+            )
+        return None
+
+    def position(self, state: int) -> Position:
+        """The position a final state stands for, with the turn passed."""
+        if self.hitting:
+            mover, opp = state & _MOVER, state >> _OPP
+        else:
+            mover, opp = state, self.opp_packed
+        if self.mover == "white":
+            return Position(mover, opp, "black")
+        return Position(opp, mover, "white")
+
+
+def _window(top: int) -> str:
+    """A block whose points are opponent's top..top-5, in the mover's words."""
+    return f"points {opposite_point(top)} to {opposite_point(top - 5)}"
+
+
+def _opponent_facts(opp: int, courier: bool) -> tuple[int, int]:
+    """The opponent's rearmost location (25 = bar) and its courier's location while it is out.
+
+    Both in the opponent's numbering; 0 when there is none. While 15 men are on its 24-point the
+    courier has not left yet and counts as standing there.
+    """
+    rear = _highest(opp & _BOARD_AND_BAR)
+    courier_at = 0
+    if courier:
+        on_24 = (opp >> 96) & 15
+        if on_24 == MEN:
+            courier_at = 24
+        elif on_24 == MEN - 1 and not opp & _OFF_AND_HOME:
+            courier_at = _highest(opp & _COURIER_REST)
+    return rear, courier_at
+
+
+def dice_steps(dice: Sequence[int], rules: Rules) -> list[int]:
+    """The steps a roll gives: two dice, or a double's four (or n, squared) steps."""
+    if len(dice) != 2 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
+        raise JacquetError(f"dice must be two numbers from 1 to 6, not {tuple(dice)!r}")
+    high, low = max(dice), min(dice)
+    if high == low:
+        return [high] * rules.double_steps[high]
+    return [high, low]
+
+
+class _Search:
+    """Every legal final state of one turn, with one path (list of steps) reaching each."""
+
+    __slots__ = ("ctx", "plays_by_state")
+
+    def __init__(self, ctx: _Context, dice: list[int]) -> None:
+        self.ctx = ctx
+        start: dict[int, tuple[Step, ...]] = {ctx.start: ()}
+        if len(dice) == 2 and dice[0] != dice[1]:
+            high, low = dice
+            first_high: dict[int, tuple[Step, ...]] = {}
+            first_low: dict[int, tuple[Step, ...]] = {}
+            ctx.expand(start, high, first_high)
+            ctx.expand(start, low, first_low)
+            both: dict[int, tuple[Step, ...]] = {}
+            ctx.expand(first_high, low, both)
+            ctx.expand(first_low, high, both)
+            # most dice first; with one die, the higher die when it can be played at all
+            candidates = [both, first_high, first_low, start]
+        else:
+            levels = [start]
+            for die in dice:
+                nxt: dict[int, tuple[Step, ...]] = {}
+                ctx.expand(levels[-1], die, nxt)
+                if not nxt:
+                    break
+                levels.append(nxt)
+            candidates = levels[::-1]
+        chosen: dict[int, tuple[Step, ...]] = {}
+        for level in candidates:
+            chosen = {s: p for s, p in level.items() if ctx.valid(s)} if ctx.structural else level
+            if chosen:
+                break
+        if not chosen:
+            # nothing, not even standing still, keeps the structure: the turn passes (docs/rules.md)
+            chosen = {ctx.start: ()}
+        if ctx.bear_off == "rearmost" and len(chosen) > 1:
+            most = max(s & 15 for s in chosen)
+            chosen = {s: p for s, p in chosen.items() if s & 15 == most}
+        self.plays_by_state = chosen
+
+    def plays(self) -> list[Play]:
+        position = self.ctx.position
+        return [Play(path, position(state)) for state, path in self.plays_by_state.items()]
+
+
+def legal_plays(position: Position, dice: Sequence[int], rules: Rules | None = None) -> list[Play]:
+    """Every distinct legal play of ``dice`` for the side to move (distinct by resulting position).
+
+    A roll with no legal step gives one empty play (a pass). A finished game has no plays.
+    """
+    rules = rules or _DEFAULT
+    if winner(position) is not None:
+        return []
+    ctx = _Context(position, rules)
+    return _Search(ctx, dice_steps(dice, rules)).plays()
+
+
+_DEFAULT = Rules()
+
+
+# -- validation ----------------------------------------------------------------------------------
+
+
+def validate_play(
+    position: Position,
+    dice: Sequence[int],
+    moves: Iterable[Sequence[int]],
+    rules: Rules | None = None,
+) -> Play:
+    """The play that ``moves`` (``(start, end)`` pairs as written) stand for, if it is legal.
+
+    A written move may span several dice (``24/13`` with 6-5). Raises IllegalPlayError naming the
+    broken rule. A play that uses every die needs no enumeration of the alternatives.
+    """
+    rules = rules or _DEFAULT
+    if winner(position) is not None:
+        raise IllegalPlayError("the game is over")
+    steps_left = dice_steps(dice, rules)
+    written = [_written_move(move) for move in moves]
+    ctx = _Context(position, rules)
+    best, failure = _realize_any_order(ctx, written, steps_left)
+    if best is None:
+        raise IllegalPlayError(failure or "no legal way to play that")
+    state, path = best
+    complete = len(path) == len(steps_left)
+    needs_search = not complete or (
+        rules.bear_off == "rearmost" and _may_bear_off(ctx, sum(steps_left))
+    )
+    if not needs_search:
+        if not ctx.structural:
+            return Play(path, ctx.position(state))
+        problem = ctx.problem(state)
+        if problem is None:
+            return Play(path, ctx.position(state))
+        raise IllegalPlayError(f"{_notation(path)}: {problem}")
+    search = _Search(ctx, steps_left)
+    legal = search.plays_by_state
+    if state in legal:
+        return Play(path, ctx.position(state))
+    raise IllegalPlayError(_why_not_legal(ctx, state, path, steps_left, legal))
+
+
+def _written_move(move: Sequence[int]) -> tuple[int, int]:
+    try:
+        start, end = (int(x) for x in move)
+    except (TypeError, ValueError):
+        raise IllegalPlayError(f"{move!r} is not a move from one point to another") from None
+    if not (0 <= end < start <= BAR):
+        raise IllegalPlayError(
+            f"{_point_name(start) if 0 <= start <= 25 else start}/"
+            f"{_point_name(end) if 0 <= end <= 25 else end}: men move from higher points to lower"
+        )
+    return start, end
+
+
+def _may_bear_off(ctx: _Context, pips: int) -> bool:
+    mover = ctx.start & _MOVER
+    return _highest(mover) - pips <= 6
+
+
+def _notation(path: Sequence[Step]) -> str:
+    return " ".join(step.notation() for step in path) or "pass"
+
+
+_Realized = tuple[int, tuple[Step, ...]]
+
+
+def _realize_any_order(
+    ctx: _Context, written: list[tuple[int, int]], dice: list[int]
+) -> tuple[_Realized | None, str | None]:
+    """Play the written moves, in the written order first, then in any other order.
+
+    Returns the realization using the most dice (one using all dice at once), or the reason the
+    written order fails.
+    """
+    if len(written) > len(dice):
+        return None, (
+            f"{' '.join(f'{_point_name(a)}/{_point_name(b)}' for a, b in written)}: "
+            f"{len(written)} moves with only {len(dice)} dice to play"
+        )
+    failures: list[str] = []
+    best = _realize(ctx, ctx.start, written, 0, tuple(dice), (), len(dice), failures)
+    if best is not None and len(best[1]) == len(dice):
+        return best, None
+    first_failure = failures[0] if failures else None
+    if len(written) > 1:
+        seen = {tuple(written)}
+        for order in itertools.permutations(written):
+            if order in seen:
+                continue
+            seen.add(order)
+            found = _realize(ctx, ctx.start, list(order), 0, tuple(dice), (), len(dice), [])
+            if found is not None and (best is None or len(found[1]) > len(best[1])):
+                best = found
+                if len(best[1]) == len(dice):
+                    break
+    return best, first_failure
+
+
+def _realize(
+    ctx: _Context,
+    state: int,
+    moves: list[tuple[int, int]],
+    index: int,
+    dice: tuple[int, ...],
+    path: tuple[Step, ...],
+    total: int,
+    failures: list[str],
+) -> _Realized | None:
+    """Depth-first: the written moves from ``index`` on, each by one or more of ``dice``."""
+    if index == len(moves):
+        return state, path
+    start, end = moves[index]
+    best: _Realized | None = None
+
+    def chain(
+        state: int, at: int, dice: tuple[int, ...], path: tuple[Step, ...]
+    ) -> _Realized | None:
+        nonlocal best
+        for die in sorted(set(dice), reverse=True):
+            landing = max(at - die, 0)
+            if landing < end or (landing == 0 and end != 0):
+                continue
+            result = _try_step(ctx, state, at, die)
+            if isinstance(result, str):
+                failures.append(f"{_point_name(start)}/{_point_name(end)}: {result}")
+                continue
+            new_state, step = result
+            rest = list(dice)
+            rest.remove(die)
+            if landing == end:
+                found = _realize(
+                    ctx, new_state, moves, index + 1, tuple(rest), (*path, step), total, failures
+                )
+            else:
+                found = chain(new_state, landing, tuple(rest), (*path, step))
+            if found is not None:
+                if len(found[1]) == total:
+                    return found
+                if best is None or len(found[1]) > len(best[1]):
+                    best = found
+        return None
+
+    complete = chain(state, start, dice, path)
+    if complete is not None:
+        return complete
+    if best is None and not failures:
+        dice_text = "-".join(str(d) for d in sorted(set(dice), reverse=True)) or "no dice"
+        failures.append(
+            f"{_point_name(start)}/{_point_name(end)}: no die or dice left ({dice_text}) "
+            f"make {start - end} pips"
+        )
+    return best
+
+
+def _try_step(ctx: _Context, state: int, point: int, die: int) -> tuple[int, Step] | str:
+    """One step of ``die`` from ``point``, or why it is not allowed (in a player's words)."""
+    mover = state & _MOVER if ctx.hitting else state
+    me = _side_name(ctx.mover)
+    if not (mover >> (4 * point)) & 15:
+        where = "on the bar" if point == BAR else f"on point {point}"
+        return f"{me} has no man {where}"
+    if ctx.hitting and mover >> 100 and point != BAR:
+        return "a man on the bar must enter before any other man moves"
+    if ctx.courier and mover >> 96 == MEN - 1 and not mover & _OFF_AND_HOME:
+        courier_at = _highest(mover & _COURIER_REST)
+        if point != courier_at:
+            return (
+                f"the courier (on {_point_name(courier_at)}) must reach the home table "
+                "before any other man moves"
+            )
+    target = point - die
+    if target >= 1:
+        if not (ctx.open >> (4 * target)) & 1:
+            opp = _side_name(other(ctx.mover))
+            if ctx.hitting:
+                return f"point {target} is held by {opp} (two men or more)"
+            return f"point {target} is {opp}'s"
+        if ctx.bear_off == "rearmost" and not mover & _OUTSIDE:
+            top = _highest(mover)
+            if die >= top:
+                return f"a {die} can bear off the man on {top}, so it must"
+        new = state + _DELTA[die][point]
+        if ctx.hitting and (state >> _HIT_SHIFT[target]) & 15 == 1:
+            return new + _HIT_DELTA[target], _HIT_STEP[die][point]
+        return new, _STEP[die][point]
+    if mover & _OUTSIDE:
+        return f"not all men are home ({_outside_men(mover)})"
+    top = _highest(mover)
+    rule = ctx.bear_off
+    if rule == "exact" and die != point:
+        return f"a man leaves only by a die equal to its point (a {die} from {point})"
+    if rule == "standard" and die != point and point != top:
+        return f"a {die} bears off from {point} only when no man stands higher (a man is on {top})"
+    if rule == "rearmost" and point != top:
+        return f"only a man on the rearmost point ({top}) may leave"
+    return state + _OFF_DELTA[point], _STEP[die][point]
+
+
+def _outside_men(mover: int) -> str:
+    parts = []
+    for location in range(BAR, 6, -1):
+        count = (mover >> (4 * location)) & 15
+        if count:
+            where = "the bar" if location == BAR else str(location)
+            parts.append(f"{count} {'man' if count == 1 else 'men'} on {where}")
+    return ", ".join(parts)
+
+
+def _why_not_legal(
+    ctx: _Context,
+    state: int,
+    path: tuple[Step, ...],
+    dice: list[int],
+    legal: dict[int, tuple[Step, ...]],
+) -> str:
+    """Why a realizable play is not among the legal ones, with an example of a legal play."""
+    written = _notation(path)
+    example_path = next(iter(legal.values()))
+    example = _notation(example_path)
+    most = len(example_path)
+    if len(path) < most:
+        if len(dice) == 2 and dice[0] != dice[1]:
+            if not path:
+                return f"passes where a play is possible, e.g. {example}"
+            return f"{written}: plays one die where both can be played, e.g. {example}"
+        if not path:
+            return f"passes where a play is possible, e.g. {example}"
+        return (
+            f"{written}: plays {len(path)} of {len(dice)} steps where {most} can be played, "
+            f"e.g. {example}"
+        )
+    if len(path) == 1 and len(dice) == 2 and dice[0] != dice[1] and path[0].die == dice[1]:
+        return (
+            f"{written}: plays the lower die ({dice[1]}) where the higher ({dice[0]}) "
+            f"can be played, e.g. {example}"
+        )
+    problem = ctx.problem(state)
+    if problem is not None:
+        return f"{written}: {problem}"
+    if ctx.bear_off == "rearmost":
+        return f"{written}: bears off fewer men than possible, e.g. {example}"
+    return f"{written}: not a legal play, e.g. {example}"
+
+
+# -- applying, game end, scoring -----------------------------------------------------------------
+
+
+def apply_play(position: Position, play: Play | Iterable[Step]) -> Position:
+    """The position after ``play``'s steps (turn passed), without checking legality.
+
+    Raises IllegalPlayError if a step starts where the mover has no man.
+    """
+    steps = play.steps if isinstance(play, Play) else tuple(play)
+    side = position.turn
+    mover = list(position.counts(side))
+    opp = list(position.counts(other(side)))
+    for step in steps:
+        if not mover[step.start]:
+            raise IllegalPlayError(f"{step.notation()}: no man on {_point_name(step.start)}")
+        mover[step.start] -= 1
+        mover[step.end] += 1
+        if 1 <= step.end <= 24 and opp[opposite_point(step.end)]:
+            opp[opposite_point(step.end)] -= 1
+            opp[BAR] += 1
+    white, black = (mover, opp) if side == "white" else (opp, mover)
+    return Position.from_counts(white, black, other(side))
+
+
+def winner(position: Position) -> Side | None:
+    """The side that has borne off all 15 men, if any."""
+    if position.off("white") == MEN:
+        return "white"
+    if position.off("black") == MEN:
+        return "black"
+    return None
+
+
+def holds_prime(position: Position, side: Side) -> bool:
+    """Whether ``side`` holds six consecutive points with two men or more on each.
+
+    Consecutive along the board's circuit, so a prime may straddle the side's 1- and 24-points
+    (see docs/rules.md).
+    """
+    held = _two_or_more(position.packed(side)) & _POINTS
+    return bool(_runs_of_six(held) or _runs_of_six(_rotate(held)))
+
+
+def score(
+    position: Position, winner: Side, rules: Rules | None = None, prime_seen: bool = False
+) -> int:
+    """Points the winner scores under ``rules``.
+
+    ``prime_seen`` says whether the winner held a prime at any moment of the game (``marcia``
+    scoring); the caller tracks it over the game with :func:`holds_prime`.
+    """
+    rules = rules or _DEFAULT
+    loser = other(winner)
+    if rules.scoring == "spanish":
+        counts = position.counts(loser)
+        return 3 * (sum(counts[19:25]) + counts[BAR]) + 2 * sum(counts[13:19]) + sum(counts[1:13])
+    if position.off(loser):
+        return 1
+    if rules.scoring == "marcia" and not prime_seen:
+        return 3
+    return 2
