@@ -66,17 +66,21 @@ def _cell(stack: Stack | None) -> str:
 def render_text(position: Position) -> str:
     """The position as a few lines of text, from White's side (used by ``jacquet replay``)."""
     occupied = stacks(position)
-    numbers_far = " ".join(f"{p:>3}" for p in FAR_ROW[:6]) + " |" + " ".join(
-        f"{p:>3}" for p in FAR_ROW[6:]
+    numbers_far = (
+        " ".join(f"{p:>3}" for p in FAR_ROW[:6]) + " |" + " ".join(f"{p:>3}" for p in FAR_ROW[6:])
     )
-    cells_far = " ".join(_cell(occupied.get(p)) for p in FAR_ROW[:6]) + " |" + " ".join(
-        _cell(occupied.get(p)) for p in FAR_ROW[6:]
+    cells_far = (
+        " ".join(_cell(occupied.get(p)) for p in FAR_ROW[:6])
+        + " |"
+        + " ".join(_cell(occupied.get(p)) for p in FAR_ROW[6:])
     )
-    cells_near = " ".join(_cell(occupied.get(p)) for p in NEAR_ROW[:6]) + " |" + " ".join(
-        _cell(occupied.get(p)) for p in NEAR_ROW[6:]
+    cells_near = (
+        " ".join(_cell(occupied.get(p)) for p in NEAR_ROW[:6])
+        + " |"
+        + " ".join(_cell(occupied.get(p)) for p in NEAR_ROW[6:])
     )
-    numbers_near = " ".join(f"{p:>3}" for p in NEAR_ROW[:6]) + " |" + " ".join(
-        f"{p:>3}" for p in NEAR_ROW[6:]
+    numbers_near = (
+        " ".join(f"{p:>3}" for p in NEAR_ROW[:6]) + " |" + " ".join(f"{p:>3}" for p in NEAR_ROW[6:])
     )
     rule = "-" * len(numbers_far)
     lines = [
@@ -91,7 +95,7 @@ def render_text(position: Position) -> str:
             + f"   Black: {position.pips('black')} pips, {position.off('black')} off"
             + (f", {position.bar('black')} on the bar" if position.bar("black") else "")
         ),
-        f"{'White' if position.turn == 'white' else 'Black'} to move   (points in White's numbering;"
-        " Wc/Bc = courier)",
+        f"{'White' if position.turn == 'white' else 'Black'} to move"
+        "   (points in White's numbering; Wc/Bc = courier)",
     ]
     return "\n".join(lines)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from lxml import etree
 
 from .board import FAR_ROW, NEAR_ROW, Stack, stacks
-from .position import Position
+from .position import Position, Side
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -58,7 +58,7 @@ def board_svg(position: Position, *, width: int | None = None, title: str | None
     ``width`` scales the drawing (the aspect ratio is kept); ``title`` becomes the accessible
     ``<title>`` (by default the position key and whose turn it is).
     """
-    root = etree.Element(f"{{{SVG_NS}}}svg", nsmap={None: SVG_NS})
+    root = etree.Element(f"{{{SVG_NS}}}svg", nsmap={None: SVG_NS})  # type: ignore[dict-item]
     root.set("viewBox", f"0 0 {_WIDTH} {_HEIGHT}")
     root.set("class", "jacquet-board")
     root.set("role", "img")
@@ -68,12 +68,12 @@ def board_svg(position: Position, *, width: int | None = None, title: str | None
     key = position.key()
     root.set("data-key", key)
     turn = "White" if position.turn == "white" else "Black"
-    _el(root, "title").text = title if title is not None else f"Jacquet position {key}, {turn} to move"
+    _el(root, "title").text = (
+        title if title is not None else f"Jacquet position {key}, {turn} to move"
+    )
 
     _el(root, "rect", x=0, y=0, width=_WIDTH, height=_HEIGHT, fill=_COLOURS["frame"], rx=6)
-    _el(
-        root, "rect", x=_MARGIN, y=_MARGIN, width=_BOARD_W, height=_BOARD_H, fill=_COLOURS["board"]
-    )
+    _el(root, "rect", x=_MARGIN, y=_MARGIN, width=_BOARD_W, height=_BOARD_H, fill=_COLOURS["board"])
     _el(
         root,
         "rect",
@@ -174,7 +174,11 @@ def _draw_stack(root: etree._Element, stack: Stack, top: float, bottom: float) -
 
 def _draw_tray(root: etree._Element, position: Position) -> None:
     left = _MARGIN + _BOARD_W + 6
-    for side, y in (("black", _MARGIN + 20), ("white", _MARGIN + _BOARD_H - 30)):
+    sides: tuple[tuple[Side, int], ...] = (
+        ("black", _MARGIN + 20),
+        ("white", _MARGIN + _BOARD_H - 30),
+    )
+    for side, y in sides:
         for what, number, dy in (("off", position.off(side), 0), ("bar", position.bar(side), 16)):
             if what == "bar" and not number:
                 continue
