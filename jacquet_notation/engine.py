@@ -338,8 +338,8 @@ class _Context:
         else:
             mover, opp = state, self.opp_packed
         if self.mover == "white":
-            return Position(mover, opp, "black")
-        return Position(opp, mover, "white")
+            return _make_position(mover, opp, "black")
+        return _make_position(opp, mover, "white")
 
 
 def _window(top: int) -> str:
@@ -417,7 +417,7 @@ class _Search:
 
     def plays(self) -> list[Play]:
         position = self.ctx.position
-        return [Play(path, position(state)) for state, path in self.plays_by_state.items()]
+        return [_make_play(path, position(state)) for state, path in self.plays_by_state.items()]
 
 
 def legal_plays(position: Position, dice: Sequence[int], rules: Rules | None = None) -> list[Play]:
@@ -450,6 +450,14 @@ def validate_play(
     broken rule. A play that uses every die needs no enumeration of the alternatives.
     """
     rules = rules or _DEFAULT
+    if not isinstance(moves, (list, tuple)):
+        moves = list(moves)
+    try:
+        quick = _accept_quickly(position, dice, moves, rules)
+    except (TypeError, ValueError):
+        quick = None  # malformed input: the careful path below says what is wrong
+    if quick is not None:
+        return quick
     if winner(position) is not None:
         raise IllegalPlayError("the game is over")
     steps_left = dice_steps(dice, rules)
@@ -459,6 +467,14 @@ def validate_play(
     if best is None:
         raise IllegalPlayError(failure or "no legal way to play that")
     state, path = best
+    if (
+        rules.hitting
+        and len(written) == 1
+        and written[0][1] != OFF
+        and len(path) == 2
+        and path[0].die != path[1].die
+    ):
+        state, path = _one_way(ctx, written[0], steps_left, state, path)
     complete = len(path) == len(steps_left)
     needs_search = not complete or (
         rules.bear_off == "rearmost" and _may_bear_off(ctx, sum(steps_left))
@@ -475,6 +491,186 @@ def validate_play(
     if state in legal:
         return Play(path, ctx.position(state))
     raise IllegalPlayError(_why_not_legal(ctx, state, path, steps_left, legal))
+
+
+def _one_way(
+    ctx: _Context,
+    move: tuple[int, int],
+    dice: list[int],
+    state: int,
+    path: tuple[Step, ...],
+) -> _Realized:
+    """A move spanning both dice, with hitting: the two intermediate points may differ by a hit.
+
+    Returns the one legal way, or raises IllegalPlayError when both are legal and differ.
+    """
+    start, _ = move
+    ways: dict[int, tuple[Step, ...]] = {}
+    for first, second in (dice, dice[::-1]):
+        if start - first - second != move[1]:
+            continue
+        one = _try_step(ctx, ctx.start, start, first)
+        if isinstance(one, str):
+            continue
+        two = _try_step(ctx, one[0], start - first, second)
+        if not isinstance(two, str):
+            ways[two[0]] = (one[1], two[1])
+    if len(ways) < 2:
+        return state, path
+    legal = _Search(ctx, dice).plays_by_state
+    legal_ways = [(s, p) for s, p in ways.items() if s in legal]
+    if len(legal_ways) == 1:
+        return legal_ways[0]
+    if not legal_ways:
+        return state, path
+    options = " or ".join(_notation(p) for _, p in legal_ways)
+    raise IllegalPlayError(
+        f"{_point_name(start)}/{_point_name(move[1])} is ambiguous: it hits on one way and not "
+        f"the other; write {options}"
+    )
+
+
+def _accept_quickly(
+    position: Position, dice: Sequence[int], moves: Sequence[Sequence[int]], rules: Rules
+) -> Play | None:
+    """The common case of validation, inline: every die used, each move's dice obvious.
+
+    Plays the written moves in the written order, checking each step as ``_try_step`` does, and
+    returns the play if every die is used and the final position has no run of six points (so no
+    structural rule can apply). Anything else returns None and goes the careful way, which also
+    finds the words for what is wrong: this path only ever accepts.
+    """
+    a, b = dice
+    if not (0 < a < 7 and 0 < b < 7):
+        return None
+    white = position.turn == "white"
+    if white:
+        me, opp = position.packed_white, position.packed_black
+    else:
+        me, opp = position.packed_black, position.packed_white
+    if me & 15 == 15 or opp & 15 == 15:
+        return None
+    hitting = rules.hitting
+    courier = rules.courier
+    standard = rules.bear_off == "standard"
+    if hitting:
+        blockers = (opp >> 1 | opp >> 2 | opp >> 3) & _POINTS
+    else:
+        blockers = (opp | opp >> 1 | opp >> 2 | opp >> 3) & _POINTS
+    open_points = _POINTS & ~(((blockers & _LOW12) << 48) | ((blockers & _HIGH12) >> 48))
+    left = (
+        [a] * (a if rules.doubles == "squared" else 4) if a == b else sorted((a, b), reverse=True)
+    )
+    if rules.bear_off == "rearmost" and _highest(me) - sum(left) <= 6:
+        return None  # "most men borne off" needs the other plays
+    path: list[Step] = []
+    for start, end in moves:
+        if not 0 <= end < start <= BAR:
+            return None
+        distance = start - end
+        if distance in left:
+            orders: tuple[tuple[int, ...], ...] = ((distance,),)
+        elif a == b:
+            count = -(-distance // a)  # the last step may bear off with a higher die
+            if count > len(left) or (end and distance % a):
+                return None
+            orders = ((a,) * count,)
+        elif len(left) == 2 and end and distance == a + b and not hitting:
+            orders = ((a, b), (b, a))  # either intermediate point (a hit makes them differ)
+        else:
+            return None
+        for order in orders:
+            new_me, new_opp, at = me, opp, start
+            taken: list[Step] = []
+            for die in order:
+                if not (new_me >> (4 * at)) & 15:
+                    break
+                if hitting and new_me >> 100 and at != BAR:
+                    break
+                if courier:
+                    on_24 = (new_me >> 96) & 15
+                    if (
+                        on_24 == 14
+                        and not new_me & _OFF_AND_HOME
+                        and at != _highest(new_me & _COURIER_REST)
+                    ):
+                        break
+                target = at - die
+                if target >= 1:
+                    if not (open_points >> (4 * target)) & 1:
+                        break
+                    new_me += _DELTA[die][at]
+                    if hitting and (new_opp >> (4 * opposite_point(target))) & 15 == 1:
+                        new_opp += _HIT_DELTA[target] >> _OPP
+                        taken.append(_HIT_STEP[die][at])
+                    else:
+                        taken.append(_STEP[die][at])
+                    at = target
+                else:
+                    if end or new_me & _OUTSIDE:
+                        break
+                    if at != die and (not standard or at != _highest(new_me)):
+                        break
+                    new_me += _OFF_DELTA[at]
+                    taken.append(_STEP[die][at])
+                    at = 0
+            else:
+                if at != end:
+                    return None
+                me, opp = new_me, new_opp
+                path += taken
+                for die in order:
+                    left.remove(die)
+                break
+        else:
+            return None
+    if left:
+        return None
+    if rules.structural:
+        if hitting:
+            held = (me >> 1 | me >> 2 | me >> 3) & _POINTS
+        else:
+            held = (me | me >> 1 | me >> 2 | me >> 3) & _POINTS
+        if rules.start_table_points is not None and (
+            (held & _START_TABLE).bit_count() > rules.start_table_points
+        ):
+            return None
+        if rules.midpoint_men is not None and (me >> 52) & 15 > rules.midpoint_men:
+            return None
+        if rules.blocks == "five-max":
+            if _runs_of_six(held):
+                return None
+        elif rules.blocks != "unrestricted" and _runs_of_six(_rotate(held)):
+            return None
+    if white:
+        return _make_play(tuple(path), _make_position(me, opp, "black"))
+    return _make_play(tuple(path), _make_position(opp, me, "white"))
+
+
+_new = object.__new__
+# the slots' own setters, which a frozen dataclass's __setattr__ does not guard
+_set_white = Position.__dict__["packed_white"].__set__
+_set_black = Position.__dict__["packed_black"].__set__
+_set_turn = Position.__dict__["turn"].__set__
+_set_steps = Play.__dict__["steps"].__set__
+_set_position = Play.__dict__["position"].__set__
+
+
+def _make_position(white: int, black: int, turn: Side) -> Position:
+    """``Position(white, black, turn)`` without the frozen dataclass's slower ``__init__``."""
+    position: Position = _new(Position)
+    _set_white(position, white)
+    _set_black(position, black)
+    _set_turn(position, turn)
+    return position
+
+
+def _make_play(steps: tuple[Step, ...], position: Position) -> Play:
+    """``Play(steps, position)``, as fast as :func:`_make_position`."""
+    play: Play = _new(Play)
+    _set_steps(play, steps)
+    _set_position(play, position)
+    return play
 
 
 def _written_move(move: Sequence[int]) -> tuple[int, int]:

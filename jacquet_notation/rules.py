@@ -123,6 +123,15 @@ class Rules:
         }
 
     @property
+    def structural(self) -> bool:
+        """Whether any structural rule (blocks, limits) can forbid a final position."""
+        return (
+            self.blocks != "unrestricted"
+            or self.start_table_points is not None
+            or self.midpoint_men is not None
+        )
+
+    @property
     def held(self) -> int:
         """Men needed to hold a point: one without hitting, two with (a lone man can be hit)."""
         return 2 if self.hitting else 1
