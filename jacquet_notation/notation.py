@@ -1,0 +1,988 @@
+"""Read Jacquet records into :class:`~jacquet_notation.record.GameRecord` values, and write them.
+
+The reader works in two passes, so that one bad game costs nothing but itself and memory stays
+flat on a corpus of any size: a cheap line scanner cuts the byte stream into games (a game ends at
+its result, or where a new tag section begins), then each game is parsed by the LALR parser of
+``grammar/jacquet.lark``. Syntax errors come back on the record (``record.errors``) rather than
+as exceptions, unless the caller asks for ``strict=True``.
+
+The writer gives every record one canonical layout (see ``docs/notation.md``), so that
+``write_game(parse_game(write_game(r))) == write_game(r)`` and ``parse_game(write_game(r)) == r``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import io
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+from typing import IO, Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from .errors import NotationError
+from .record import BAR, OFF, GameRecord, Move, Side, Span, WrittenPlay
+
+__all__ = [
+    "TAG_ORDER",
+    "grammar_file",
+    "parse_game",
+    "parse_games",
+    "read_games",
+    "write_game",
+    "write_games",
+]
+
+# --------------------------------------------------------------------------------------------
+# The grammar and the friendly messages, read once from the package (or the source tree)
+
+GRAMMAR = "jacquet.lark"
+SLIPS = "syntax_errors.json"
+
+
+def grammar_file(name: str = GRAMMAR) -> Traversable:
+    """A file of the grammar folder: inside the installed package, else in the source tree.
+
+    The wheel carries ``grammar/`` as ``jacquet_notation/grammar``; an editable install or a
+    checkout imports the package from the source tree, where the folder sits beside it.
+    """
+    packaged = resources.files("jacquet_notation").joinpath("grammar", name)
+    if packaged.is_file():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "grammar" / name
+
+
+class _Shape(Transformer[Token, Any]):
+    """Called by the LALR parser as it reduces, so that no parse tree is ever built."""
+
+    def start(self, children: list[Any]) -> list[Any]:
+        return children
+
+    def variation(self, children: list[Any]) -> _Variation:
+        return _Variation(children[0], children[1:-1], children[-1])
+
+
+@dataclass(slots=True)
+class _Variation:
+    opening: Token
+    items: list[Any]
+    closing: Token
+
+
+@functools.cache
+def _parser() -> Lark:
+    """The one LALR parser, built on first use (about 30 ms) and kept for the process."""
+    text = grammar_file().read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", lexer="contextual", transformer=_Shape())
+
+
+@dataclass(frozen=True, slots=True)
+class Slip:
+    """A common mistake with a friendly message, from ``grammar/syntax_errors.json``."""
+
+    name: str
+    expected: str
+    match: str  # "found", "state" or "reader"
+    found: re.Pattern[str] | None
+    examples: tuple[str, ...]
+
+
+@functools.cache
+def slips() -> dict[str, Slip]:
+    """The friendly messages, by name, in the order they are tried."""
+    data = json.loads(grammar_file(SLIPS).read_text(encoding="utf-8"))
+    table: dict[str, Slip] = {}
+    for entry in data["slips"]:
+        found = entry.get("found")
+        table[entry["name"]] = Slip(
+            entry["name"],
+            entry["expected"],
+            entry["match"],
+            re.compile(found) if found else None,
+            tuple(entry["examples"]),
+        )
+    return table
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+#: tags in the order the writer puts them; any other tag follows, in the order it was written,
+#: before the bibliographic tags at the end
+TAG_ORDER = ("Event", "Site", "Date", "Round", "Match", "Game", "Score", "White", "Black")
+TAG_ORDER_RULES = ("Result", "Rules")
+TAG_ORDER_END = ("Source", "Transcriber", "Annotator")
+
+#: what each terminal of the grammar is, in a transcriber's words, for "expected ..." messages
+_WORDS = {
+    "TAG": 'a tag such as [Site "Paris"]',
+    "COMMENT": "a comment",
+    "TURN": "a turn number such as 12.",
+    "PLAY": "a play such as 6-5: 24/18 24/19",
+    "ANNOTATION": "an annotation such as !?",
+    "NAG": "a glyph such as $1",
+    "LPAR": "a variation in ( )",
+    "RPAR": "a ) to close the variation",
+    "RESULT": "a result such as 2-0 or *",
+    "$END": "the end of the game",
+}
+_WORD_ORDER = list(_WORDS)
+
+# Pieces of a TURN or PLAY token; the grammar has already checked their shape.
+_PIECE = re.compile(
+    r"(?P<turn>(\d+)\.(\.\.|[ \t]*\.\.\.)?)"
+    r"|(?P<dice>(?:(\d+)-(\d+)|(\d)(\d))[ \t]*:)"
+    r"|(?P<pass>(?i:pass)\b|--)"
+    r"|(?P<step>\S+)"
+)
+_TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"((?:[^"\\\r\n]|\\.)*)"')
+_UNESCAPE = re.compile(r'\\(["\\])')
+_DATE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)\Z")
+_SCORE = re.compile(r"\d+-\d+\Z")
+_POSITIVE = re.compile(r"[1-9]\d*\Z")
+_RESULT = re.compile(r"\d+-\d+\Z|\*\Z")
+_WORD = re.compile(r"[^\s]{1,30}")
+_REST_OF_LINE = re.compile(r"[^\n]{1,30}")
+#: the dice as usually written, read without a regular expression's groups
+_DICE = {
+    f"{a}{sep}{b}:": (max(a, b), min(a, b))
+    for a in range(1, 7)
+    for b in range(1, 7)
+    for sep in ("-", "")
+}
+#: the points as usually written
+_POINTS = {str(point): point for point in range(BAR + 1)} | {"bar": BAR, "off": OFF}
+# Longer numbers are out of every range; int() of 5,000 digits would even raise.
+_MAX_DIGITS = 9
+_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+
+
+def _number(digits: str) -> int:
+    return int(digits) if len(digits) <= _MAX_DIGITS else 10**_MAX_DIGITS
+
+
+def _point(text: str) -> int:
+    if text[0].isdigit():
+        return _number(text)
+    return BAR if text.lower() == "bar" else OFF
+
+
+class _Numbering:
+    """Whose play comes next, and in which turn: plays alternate, turn numbers are checked."""
+
+    __slots__ = ("side", "turn")
+
+    def __init__(self, turn: int, side: Side) -> None:
+        self.turn = turn
+        self.side = side
+
+    def accepts(self) -> list[str]:
+        if self.side == "white":
+            return [f"{self.turn}.", f"{self.turn}..."]
+        return [f"{self.turn}...", f"{self.turn + 1}.", f"{self.turn + 1}..."]
+
+    def advance(self) -> None:
+        if self.side == "white":
+            self.side = "black"
+        else:
+            self.side = "white"
+            self.turn += 1
+
+
+class _GameReader:
+    """Builds one record from the parser's flat list of tokens, collecting every error."""
+
+    def __init__(self, text: str, first_line: int, file: str | None, index: int) -> None:
+        self.text = text
+        self.offset = first_line - 1  # chunk line -> file line
+        self.file = file
+        self.index = index
+        self.errors: list[NotationError] = []
+        self._lines: list[str] | None = None
+
+    # -- errors ----------------------------------------------------------------------------
+
+    def error(self, expected: str, found: str, line: int, column: int) -> None:
+        """Record ``expected <what>, found <what>`` at a chunk line and column."""
+        self.errors.append(self.make_error(f"expected {expected}, found {found}", line, column))
+
+    def make_error(self, message: str, line: int, column: int) -> NotationError:
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        source = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+        caret = "".join("\t" if c == "\t" else " " for c in source[: column - 1]) + "^"
+        return NotationError(
+            f"{message}\n    {source}\n    {caret}",
+            file=self.file,
+            game=self.index,
+            line=line + self.offset,
+            column=column,
+        )
+
+    def slip(self, name: str, found: str, line: int, column: int) -> None:
+        self.error(slips()[name].expected, found, line, column)
+
+    def end_position(self) -> tuple[int, int]:
+        lines = self.text.rstrip().split("\n")
+        return len(lines), len(lines[-1]) + 1
+
+    def syntax_error(self, exc: UnexpectedInput) -> None:
+        """Turn Lark's exception into ``expected <what>, found <what>``, friendly if we can."""
+        if isinstance(exc, UnexpectedCharacters):
+            pos = exc.pos_in_stream or 0
+            rest = self.text[pos:]
+            found_match = (_REST_OF_LINE if rest[:1] in "[{" else _WORD).match(rest)
+            found = found_match.group() if found_match else rest[:1]
+            expected_names = set(exc.allowed or ())
+            line, column = exc.line, exc.column
+        else:
+            token = exc.token if isinstance(exc, UnexpectedToken) else None
+            expected_names = set(getattr(exc, "expected", ()) or ())
+            if token is None or token.type == "$END":
+                found = _WORDS["$END"]
+                line, column = self.end_position()
+            else:
+                text = str(token).strip()
+                word = (_REST_OF_LINE if text[:1] in "[{" else _WORD).match(text)
+                found = word.group() if word else text[:30]
+                line, column = token.line, token.column
+        friendly = self._friendly(exc, found)
+        if friendly is not None:
+            self.error(friendly, found, line, column)
+            return
+        words = [_WORDS.get(name, name) for name in _WORD_ORDER if name in expected_names]
+        words += sorted(_WORDS.get(n, n) for n in expected_names if n not in _WORDS)
+        expected = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+        self.error(expected or "nothing more", found, line, column)
+
+    def _friendly(self, exc: UnexpectedInput, found: str) -> str | None:
+        for slip in slips().values():
+            if slip.match == "reader" or (slip.found and not slip.found.search(found)):
+                continue
+            if slip.match == "found":
+                return slip.expected
+            label = exc.match_examples(_parser().parse, {slip.name: slip.examples})
+            if label is not None:
+                return slip.expected
+        return None
+
+    # -- positions ---------------------------------------------------------------------------
+
+    @staticmethod
+    def where(token: Token, offset: int) -> tuple[int, int]:
+        """Chunk line and column of the character ``offset`` characters into a token."""
+        text = str(token)
+        line, column = _at(token)
+        newline = text.rfind("\n", 0, offset)
+        if newline < 0:
+            return line, column + offset
+        return line + text.count("\n", 0, offset), offset - newline
+
+    def span(self, token: Token, start: int, end: int) -> Span:
+        line, column = self.where(token, start)
+        end_line, end_column = self.where(token, end - 1)
+        return Span(line + self.offset, column, end_line + self.offset, end_column)
+
+    # -- building ------------------------------------------------------------------------------
+
+    def build(self, items: list[Any]) -> GameRecord:
+        record = GameRecord(file=self.file, index=self.index, text=self.text)
+        position = 0
+        while position < len(items):
+            item = items[position]
+            if not isinstance(item, Token) or item.type not in ("TAG", "COMMENT"):
+                break
+            if item.type == "TAG":
+                self.tag(record, item)
+            else:
+                record.comments.append(_comment_text(item))
+            position += 1
+        rest = items[position:]
+        result_at = next(
+            (i for i, it in enumerate(rest) if isinstance(it, Token) and it.type == "RESULT"),
+            len(rest),
+        )
+        plays: list[WrittenPlay] = []
+        record.comments.extend(self.line(rest[:result_at], _Numbering(1, "white"), plays, False))
+        if result_at < len(rest):
+            self.result(record, rest[result_at])
+            after = tuple(_comment_text(it) for it in rest[result_at + 1 :])
+            if plays and after:
+                plays[-1] = replace(plays[-1], comments=plays[-1].comments + after)
+            else:
+                record.comments.extend(after)
+        record.plays = plays
+        end_line, end_column = self.end_position()
+        record.span = Span(1 + self.offset, 1, end_line + self.offset, max(end_column - 1, 1))
+        record.errors = self.errors
+        return record
+
+    def tag(self, record: GameRecord, token: Token) -> None:
+        match = _TAG.match(token)
+        assert match is not None  # the grammar has checked the shape
+        name, value = match.group(1), match.group(2)
+        if "\\" in value:
+            value = _UNESCAPE.sub(r"\1", value)
+        if name in record.tags:
+            self.error(f"one [{name}] tag per game", f"a second [{name}]", *_at(token))
+            return
+        record.tags[name] = value
+        record.tag_spans[name] = self.span(token, 0, len(str(token).rstrip()))
+        check = _TAG_CHECKS.get(name)
+        if check is not None and not check[0].match(value):
+            line, column = _at(token)
+            self.error(check[1], f'"{value}"', line, column + match.start(2) - 1)
+
+    def result(self, record: GameRecord, token: Token) -> None:
+        record.result = str(token).strip()
+        written = record.tags.get("Result")
+        if written is not None and _RESULT.match(written) and written != record.result:
+            self.error(f"the result of the Result tag, {written}", record.result, *_at(token))
+
+    def line(
+        self, items: list[Any], numbering: _Numbering, plays: list[WrittenPlay], in_variation: bool
+    ) -> list[str]:
+        """Read a line of play (the main line or a variation) into ``plays``.
+
+        A comment goes with the play before it; the comments before the first play are
+        returned, for the caller to place (game comments, or the variation's opening words).
+        Annotations, comments and variations are rare enough that the play they follow is
+        simply rebuilt with them.
+        """
+        leading: list[str] = []
+        last_had_play = False
+        for item in items:
+            if isinstance(item, Token):
+                kind = item.type
+                if kind == "TURN" or kind == "PLAY":
+                    last_had_play = self.plays(item, numbering, plays, in_variation)
+                elif kind == "COMMENT":
+                    if plays:
+                        last = plays[-1]
+                        plays[-1] = replace(last, comments=(*last.comments, _comment_text(item)))
+                    else:
+                        leading.append(_comment_text(item))
+                elif kind == "ANNOTATION":
+                    if last_had_play:
+                        plays[-1] = replace(plays[-1], annotation=str(item).strip())
+                    else:
+                        self.error("a play before the annotation", str(item).strip(), *_at(item))
+                elif kind == "NAG":
+                    self.nag(item, plays if last_had_play else None)
+            else:
+                last_had_play = False
+                self.variation(item, plays)
+        return leading
+
+    def nag(self, token: Token, plays: list[WrittenPlay] | None) -> None:
+        text = str(token).strip()
+        if plays is None:
+            self.error("a play before the glyph", text, *_at(token))
+            return
+        value = _number(text[1:])
+        if value > 255:
+            self.error("a glyph from $0 to $255", text, *_at(token))
+        plays[-1] = replace(plays[-1], nags=(*plays[-1].nags, value))
+
+    def variation(self, variation: _Variation, plays: list[WrittenPlay]) -> None:
+        if not plays:
+            self.error("a play before the variation", "(", *_at(variation.opening))
+            return
+        replaced = plays[-1]
+        alternative: list[WrittenPlay] = []
+        numbering = _Numbering(replaced.turn, replaced.side)
+        leading = self.line(variation.items, numbering, alternative, True)
+        if not alternative:
+            self.error("a play in the variation", ")", *_at(variation.closing))
+            return
+        if leading:
+            alternative[0] = replace(alternative[0], comments_before=tuple(leading))
+        plays[-1] = replace(replaced, variations=(*replaced.variations, tuple(alternative)))
+
+    def plays(
+        self, token: Token, numbering: _Numbering, plays: list[WrittenPlay], in_variation: bool
+    ) -> bool:
+        """Read the turn number and plays of one token; True if it held at least one play.
+
+        This is the reader's inner loop. The token is split into words; the common words (dice
+        such as ``6-5:``, steps such as ``24/18``, turn numbers such as ``12.``) are read with a
+        dictionary look-up, anything else by ``_PIECE`` and the general code below.
+        """
+        text = str(token)
+        newline = text.find("\n")
+        single = newline < 0 or text[newline:].isspace()
+        black_marks = "..." in text
+        line, column = _at(token)
+        line += self.offset
+        moves: list[Move] | None = None  # the open play's moves; None when no play is open
+        dice: tuple[int, int] | None = None
+        side: Side = numbering.side
+        turn = begin = end = 0
+        had_play = False
+        search = consumed = 0
+        for word in text.split():
+            at = text.find(word, search)
+            search = at + len(word)
+            if at < consumed:
+                continue  # already read as part of the piece before ("12. ...", "6-5 :")
+            found = _DICE.get(word)
+            if found is not None:
+                if moves is not None:
+                    plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
+                dice = found
+                side, turn = numbering.side, numbering.turn
+                numbering.advance()
+                moves = []
+                begin, end = at, search
+                had_play = True
+                continue
+            if moves is not None and single:
+                first, _, second = word.partition("/")
+                start, stop = _POINTS.get(first), _POINTS.get(second)
+                if start is not None and stop is not None:
+                    span = _new_tuple(Span, (line, column + at, line, column + search - 1))
+                    moves.append(_new_tuple(Move, (start, stop, 1, False, span)))
+                    end = search
+                    continue
+            if (
+                word[-1] == "."
+                and not black_marks
+                and numbering.side == "white"
+                and word[:-1] == str(numbering.turn)
+                and not (in_variation and not plays)
+            ):
+                if moves is not None:
+                    plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
+                    moves = None
+                continue  # the turn number expected: nothing to check or change
+            piece = _PIECE.match(text, at)
+            assert piece is not None  # every word matches the catch-all step
+            consumed = piece.end()
+            kind = piece.lastgroup
+            if kind == "dice":
+                if moves is not None:
+                    plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
+                dice = self.dice(token, piece)
+                side, turn = numbering.side, numbering.turn
+                numbering.advance()
+                moves = []
+                begin, end = piece.span()
+                had_play = True
+            elif kind == "step":
+                if moves is None:
+                    # Steps with no dice before them: the grammar lets them through so that the
+                    # message can say what is missing.
+                    self.slip("steps-without-dice", piece.group(), *self.where(token, at))
+                    side, turn, dice = numbering.side, numbering.turn, None
+                    numbering.advance()
+                    moves = []
+                    begin = at
+                    had_play = True
+                self.step(token, at, piece.group(), moves)
+                end = consumed
+            elif kind == "pass":
+                if moves is None or moves:
+                    if moves is not None:
+                        plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
+                    side, turn, dice = numbering.side, numbering.turn, None
+                    numbering.advance()
+                    begin = at
+                    had_play = True
+                plays.append(self.make(token, single, side, turn, dice, [], begin, consumed))
+                moves = None  # a pass is the whole play
+            else:
+                if moves is not None:
+                    plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
+                    moves = None
+                self.turn_number(token, piece, numbering, in_variation and not plays)
+        if moves is not None:
+            plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
+        return had_play
+
+    def make(
+        self,
+        token: Token,
+        single: bool,
+        side: Side,
+        turn: int,
+        dice: tuple[int, int] | None,
+        moves: list[Move],
+        begin: int,
+        end: int,
+    ) -> WrittenPlay:
+        """The play written from ``begin`` to ``end`` in its token."""
+        if single:
+            line, column = _at(token)
+            line += self.offset
+            span = Span(line, column + begin, line, column + end - 1)
+        else:
+            span = self.span(token, begin, end)
+        text = str(token)[begin:end]
+        return WrittenPlay(side, turn, dice, tuple(moves), None, (), (), (), (), text, span)
+
+    def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int]:
+        first = piece.group(5) or piece.group(7)
+        second = piece.group(6) or piece.group(8)
+        high, low = _number(first), _number(second)
+        if not (1 <= high <= 6 and 1 <= low <= 6):
+            self.slip("dice-range", piece.group().rstrip(": \t"), *self.where(token, piece.start()))
+        return (high, low) if high >= low else (low, high)
+
+    def turn_number(
+        self, token: Token, piece: re.Match[str], numbering: _Numbering, variation_start: bool
+    ) -> None:
+        number = _number(piece.group(2))
+        black = piece.group(3) is not None
+        if (
+            number == numbering.turn
+            and not variation_start
+            and (black or numbering.side == "white")
+        ):
+            numbering.side = "black" if black else "white"
+            return  # the usual case, checked without building the message
+        written = f"{number}..." if black else f"{number}."
+        if variation_start:
+            # A variation replaces the play before it: it starts with that play's number.
+            accepted = [
+                f"{numbering.turn}..." if numbering.side == "black" else f"{numbering.turn}."
+            ]
+        else:
+            accepted = numbering.accepts()
+        if written not in accepted:
+            shown = accepted[0] if len(accepted) == 1 else ", ".join(accepted[:-1])
+            if len(accepted) > 1:
+                shown += " or " + accepted[-1]
+            self.error(f"turn {shown}", piece.group(), *self.where(token, piece.start()))
+        numbering.turn = number
+        numbering.side = "black" if black else "white"
+
+    def step(self, token: Token, start: int, text: str, moves: list[Move]) -> None:
+        """Read ``24/18``, ``24/18/13``, ``13/7*(2)``, ``bar/22``, ``6/off`` into moves."""
+        count = 1
+        tail_hit = False
+        body = text
+        paren = text.find("(")
+        if paren >= 0:
+            close = text.index(")", paren)
+            count = _number(text[paren + 1 : close])
+            tail_hit = text.endswith("*")
+            body = text[:paren]
+            if not 1 <= count <= 15:
+                where = self.where(token, start + paren)
+                self.error("a repeat count from 1 to 15", text[paren : close + 1], *where)
+        parts = body.split("/")
+        points: list[int] = []
+        hits: list[bool] = []
+        offsets: list[int] = []
+        at = start
+        for part in parts:
+            hit = part[-1] == "*"
+            name = part[:-1] if hit else part
+            point = _point(name)
+            if point > BAR:
+                self.slip("point-range", name, *self.where(token, at))
+            points.append(point)
+            hits.append(hit)
+            offsets.append(at)
+            at += len(part) + 1
+        if hits[0]:
+            where = self.where(token, start + len(parts[0]) - 1)
+            self.error("the hit mark * after the point landed on", body, *where)
+        if tail_hit:
+            hits[-1] = True
+        last = len(parts) - 1
+        for k in range(last):
+            end = start + len(text) if k + 1 == last else offsets[k + 1] + len(parts[k + 1])
+            span = self.span(token, offsets[k], end)
+            moves.append(Move(points[k], points[k + 1], count, hits[k + 1], span))
+
+
+def _at(token: Token) -> tuple[int, int]:
+    # Lark types the position as optional; every token the lexer makes has one.
+    return token.line or 0, token.column or 0
+
+
+def _comment_text(token: Token) -> str:
+    text = str(token).strip()
+    return text[1:-1].strip() if text[0] == "{" else text[1:].strip()
+
+
+_TAG_CHECKS: dict[str, tuple[re.Pattern[str], str]] = {
+    "Date": (_DATE, "a date such as 1818.??.?? (year.month.day, ?? where unknown)"),
+    "Result": (_RESULT, "a result such as 2-0 or *"),
+    "Match": (_POSITIVE, "a match length in points, such as 7"),
+    "Game": (_POSITIVE, "a game number such as 3"),
+    "Score": (_SCORE, "a score before the game, such as 2-1"),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Cutting a stream into games: a line scanner, much cheaper than the parser, so that an error in
+# one game cannot swallow the next and memory holds one game at a time.
+
+_TAG_LINE = re.compile(r"[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)")
+_TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+"')
+_ENDS_WITH_RESULT = re.compile(r"(?:^|\s)(?:\d+-\d+|\*)\s*\Z")
+_CONTINUES = re.compile(r"\s*(?:(?:\d+|(?i:bar|off))\*?/|(?i:pass)\b|--|:)")
+
+
+def _code(line: str, start: int) -> tuple[str, bool]:
+    """The text of a line outside comments, from ``start``; and whether a ``{`` stays open."""
+    if "{" not in line and ";" not in line:
+        return line[start:], False
+    parts = []
+    at = start
+    while True:
+        brace = line.find("{", at)
+        semicolon = line.find(";", at)
+        if semicolon >= 0 and (brace < 0 or semicolon < brace):
+            parts.append(line[at:semicolon])
+            return "".join(parts), False
+        if brace < 0:
+            parts.append(line[at:])
+            return "".join(parts), False
+        parts.append(line[at:brace])
+        close = line.find("}", brace)
+        if close < 0:
+            return "".join(parts), True
+        at = close + 1
+
+
+def _games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+    """Cut numbered lines into games: ``(first line number, lines)``.
+
+    A game ends at the end of a line whose last word (outside comments) is a result, unless the
+    next line carries on a play (a slip such as ``6-5`` without its colon at the end of a line),
+    or where a tag line follows moves or repeats a tag of the section. A ``{`` comment left open
+    runs to the next line that starts like a tag, so that the next game is not lost.
+    """
+    chunk: list[str] = []
+    first = 0
+    number = 0
+    moves = False
+    names: set[str] = set()
+    in_comment = False
+    ended = False
+
+    for line in lines:
+        number += 1
+        if in_comment:
+            close = line.find("}")
+            if close < 0:
+                if _TAG_START.match(line):
+                    # An unclosed comment: give up on it here and start the next game.
+                    yield first, chunk
+                    chunk, moves, names, in_comment = [], False, set(), False
+                else:
+                    chunk.append(line)
+                    continue
+            else:
+                chunk.append(line)
+                code, in_comment = _code(line, close + 1)
+                if code.strip():
+                    moves = True
+                    ended = bool(_ENDS_WITH_RESULT.search(code))
+                continue
+        if not line or line.isspace():
+            if chunk:
+                chunk.append(line)
+            continue
+        if ended:
+            ended = False
+            if not _CONTINUES.match(line):
+                yield first, chunk
+                chunk, moves, names = [], False, set()
+        tag = _TAG_LINE.match(line) if "[" in line else None
+        if tag is not None:
+            name = tag.group(1)
+            if chunk and (moves or name in names):
+                yield first, chunk
+                chunk, moves, names = [], False, set()
+            if not chunk:
+                first = number
+            names.add(name)
+            chunk.append(line)
+            continue
+        if not chunk:
+            first = number
+        chunk.append(line)
+        code, in_comment = _code(line, 0)
+        if code and not code.isspace():
+            moves = True
+            ended = bool(_ENDS_WITH_RESULT.search(code))
+    if chunk:
+        yield first, chunk
+
+
+# --------------------------------------------------------------------------------------------
+# Bytes to lines: UTF-8 with or without a BOM (or the encoding asked for), CRLF or LF.
+
+
+class _Decoder:
+    """Decodes a binary stream line by line, noting undecodable bytes for the game they fall in."""
+
+    def __init__(self, file: str | None, encoding: str) -> None:
+        try:
+            info = codecs.lookup(encoding)
+        except LookupError:
+            raise NotationError(f"unknown encoding {encoding!r}", file=file) from None
+        if "\n".encode(info.name, "replace") != b"\n" or "A".encode(info.name) != b"A":
+            raise NotationError(
+                f"encoding {encoding!r} is not supported: records are read in an"
+                " ASCII-compatible encoding such as utf-8 or latin-1",
+                file=file,
+            )
+        self.file = file
+        self.encoding = info.name
+        self.problems: list[tuple[int, int, str]] = []  # line, column, message
+
+    def lines(self, stream: IO[bytes]) -> Iterator[str]:
+        offset = 0
+        decode = codecs.getdecoder(self.encoding)
+        for number, raw in enumerate(stream, 1):
+            start = 0
+            if number == 1 and raw.startswith(codecs.BOM_UTF8) and self.encoding == "utf-8":
+                start = len(codecs.BOM_UTF8)
+            if b"\x00" in raw:
+                nul = raw.index(b"\x00")
+                raise NotationError(
+                    f"not a text file: a NUL byte at offset {offset + nul}",
+                    file=self.file,
+                    line=number,
+                    column=len(raw[start:nul].decode(self.encoding, "replace")) + 1,
+                )
+            body = raw[start:]
+            try:
+                text = decode(body)[0]
+            except UnicodeDecodeError as error:
+                column = len(body[: error.start].decode(self.encoding, "replace")) + 1
+                bad = body[error.start : error.end].hex(" ")
+                self.problems.append(
+                    (
+                        number,
+                        column,
+                        f"text in {self.encoding}, found the byte {bad} at offset"
+                        f" {offset + start + error.start} (try --encoding latin-1)",
+                    )
+                )
+                text = body.decode(self.encoding, "replace")
+            offset += len(raw)
+            if text.endswith("\n"):
+                text = text[:-2] if text.endswith("\r\n") else text[:-1]
+            yield text
+
+
+def _text_lines(stream: IO[str], file: str | None) -> Iterator[str]:
+    for number, line in enumerate(stream, 1):
+        if number == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        if "\x00" in line:
+            raise NotationError(
+                "not a text file: a NUL character",
+                file=file,
+                line=number,
+                column=line.index("\x00") + 1,
+            )
+        if line.endswith("\n"):
+            line = line[:-2] if line.endswith("\r\n") else line[:-1]
+        yield line
+
+
+def read_games(
+    stream: IO[bytes] | IO[str] | os.PathLike[str],
+    file: str | None = None,
+    *,
+    encoding: str = "utf-8",
+    strict: bool = False,
+) -> Iterator[GameRecord]:
+    """Yield the games of a stream (binary, or already decoded text) or a file, one at a time.
+
+    A game with errors is yielded like any other, with ``errors`` set; with ``strict=True`` the
+    first error is raised instead. A file that is not text (a NUL byte) raises
+    :class:`NotationError` in either mode.
+    """
+    if isinstance(stream, os.PathLike):
+        path = os.fspath(stream)
+        with open(path, "rb") as handle:
+            yield from read_games(handle, file or path, encoding=encoding, strict=strict)
+        return
+    if file is None:
+        name = getattr(stream, "name", None)
+        file = name if isinstance(name, str) else None
+    decoder: _Decoder | None = None
+    if isinstance(stream.read(0), bytes):
+        decoder = _Decoder(file, encoding)
+        lines = decoder.lines(stream)  # type: ignore[arg-type]
+    else:
+        lines = _text_lines(stream, file)  # type: ignore[arg-type]
+    for index, (first, chunk) in enumerate(_games(lines), 1):
+        while chunk and (not chunk[-1] or chunk[-1].isspace()):
+            chunk.pop()
+        record = _parse_chunk("\n".join(chunk), first, file, index)
+        if decoder is not None and decoder.problems:
+            last = first + len(chunk) - 1
+            mine = [p for p in decoder.problems if p[0] <= last]
+            decoder.problems = [p for p in decoder.problems if p[0] > last]
+            reader = _GameReader(record.text, first, file, index)
+            for line, column, message in mine:
+                record.errors.append(
+                    reader.make_error("expected " + message, line - first + 1, column)
+                )
+            record.errors.sort(key=lambda e: (e.line or 0, e.column or 0))
+        if strict and record.errors:
+            raise record.errors[0]
+        yield record
+
+
+def parse_games(text: str, file: str | None = None, *, strict: bool = False) -> list[GameRecord]:
+    """Every game of a text."""
+    return list(read_games(io.StringIO(text), file, strict=strict))
+
+
+def parse_game(
+    text: str, file: str | None = None, *, index: int = 1, strict: bool = False
+) -> GameRecord:
+    """One game from a text (its tags, plays and result); errors as in :func:`read_games`."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", "\n").strip("\n")
+    record = _parse_chunk(text, 1, file, index)
+    if strict and record.errors:
+        raise record.errors[0]
+    return record
+
+
+def _parse_chunk(text: str, first_line: int, file: str | None, index: int) -> GameRecord:
+    reader = _GameReader(text, first_line, file, index)
+    try:
+        items: Any = _parser().parse(text)  # a list: the transformer's start() made it
+    except UnexpectedInput as error:
+        reader.syntax_error(error)
+        return _salvage(reader)
+    return reader.build(items)
+
+
+def _salvage(reader: _GameReader) -> GameRecord:
+    """A record for a game the parser gave up on: its tags, its text and the error."""
+    record = GameRecord(file=reader.file, index=reader.index, text=reader.text)
+    for number, line in enumerate(reader.text.split("\n"), 1):
+        if not line.lstrip().startswith("["):
+            continue
+        for match in _TAG.finditer(line):
+            name, value = match.group(1), _UNESCAPE.sub(r"\1", match.group(2))
+            if name not in record.tags:
+                record.tags[name] = value
+                end = match.end() + 1
+                record.tag_spans[name] = Span(
+                    number + reader.offset, match.start() + 1, number + reader.offset, end
+                )
+    end_line, end_column = reader.end_position()
+    record.span = Span(1 + reader.offset, 1, end_line + reader.offset, max(end_column - 1, 1))
+    record.errors = reader.errors
+    return record
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment(text: str) -> str:
+    # A comment holding a "}" can only be written as a ";" comment, which ends its line.
+    return f"; {text}\n" if "}" in text else "{" + text + "}"
+
+
+def _ordered_tags(tags: dict[str, str]) -> list[str]:
+    head = [name for name in TAG_ORDER + TAG_ORDER_RULES if name in tags]
+    tail = [name for name in TAG_ORDER_END if name in tags]
+    middle = [name for name in tags if name not in head and name not in tail]
+    return head + middle + tail
+
+
+def _play_text(play: WrittenPlay) -> str:
+    if play.dice is None:
+        text = "pass"
+    else:
+        text = f"{play.dice[0]}-{play.dice[1]}: "
+        text += " ".join(move.notation() for move in play.moves) if play.moves else "pass"
+    if play.annotation:
+        text += play.annotation
+    return text
+
+
+def _line_pieces(plays: Iterable[WrittenPlay], top: bool) -> list[str]:
+    """The pieces of a line of play; at the top, "\\n" pieces break it into one turn a line."""
+    pieces: list[str] = []
+    previous: WrittenPlay | None = None
+    for play in plays:
+        interrupted = previous is None or bool(previous.comments or previous.variations)
+        if play.side == "white":
+            number = f"{play.turn}."
+        elif (
+            interrupted
+            or previous is None
+            or previous.side != "white"
+            or previous.turn != play.turn
+        ):
+            number = f"{play.turn}..."
+        else:
+            number = ""
+        if top and previous is not None and play.turn != previous.turn:
+            pieces.append("\n")
+        for comment in play.comments_before:
+            pieces.append(_comment(comment))
+        if number:
+            pieces.append(number)
+        pieces.append(_play_text(play))
+        pieces.extend(f"${nag}" for nag in play.nags)
+        pieces.extend(_comment(comment) for comment in play.comments)
+        for variation in play.variations:
+            pieces.append("(" + _join(_line_pieces(variation, top=False)) + ")")
+        previous = play
+    return pieces
+
+
+def _join(pieces: list[str]) -> str:
+    text = ""
+    for piece in pieces:
+        if piece == "\n":
+            text = text.rstrip(" ") + "\n"
+        elif not text or text.endswith("\n") or text.endswith("("):
+            text += piece
+        else:
+            text += " " + piece
+    return text.rstrip(" ")
+
+
+def write_game(record: GameRecord) -> str:
+    """The canonical text of a record, ending with a newline (see ``docs/notation.md``).
+
+    Tags in :data:`TAG_ORDER`, then a blank line, the game's comments, one turn a line, the
+    result alone on the last line.
+    """
+    lines = [f'[{name} "{_escape(record.tags[name])}"]' for name in _ordered_tags(record.tags)]
+    body = [_comment(comment).rstrip("\n") for comment in record.comments]
+    moves = _join(_line_pieces(record.plays, top=True))
+    if moves:
+        body.append(moves.rstrip("\n"))
+    if record.result is not None:
+        body.append(record.result)
+    if lines and body:
+        lines.append("")
+    return "\n".join(lines + body) + "\n"
+
+
+def write_games(records: Iterable[GameRecord]) -> str:
+    """The canonical text of several records, a blank line between games."""
+    return "\n".join(write_game(record) for record in records)

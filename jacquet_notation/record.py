@@ -1,0 +1,180 @@
+"""Game records as written: tags, plays and steps, with where each was found in the text.
+
+This layer knows no rule of the game. A :class:`Move` is one ``a/b`` as a transcriber wrote it,
+which the replay (``replay.py``) later checks against the dice and the position. Spans, the
+original text, the file and the index are kept so that any later error can point at the text;
+they take no part in equality, so that a record parsed from its canonical form equals the record
+it was written from.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from .errors import NotationError
+
+Side = Literal["white", "black"]
+
+#: the point numbers of the two places off the 24 points, as the notation writes them
+OFF = 0
+BAR = 25
+
+
+class Span(NamedTuple):
+    """Where something was written: 1-based line and column of its first and last character."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+#: the span of something that was not read from a text (a record built in code)
+NO_SPAN = Span(0, 0, 0, 0)
+
+
+def point_name(point: int) -> str:
+    """The canonical spelling of a point: ``off`` for 0, ``bar`` for 25, else the number."""
+    if point == OFF:
+        return "off"
+    if point == BAR:
+        return "bar"
+    return str(point)
+
+
+class Move(NamedTuple):
+    """One ``a/b`` as written, in the mover's numbering (25 = bar, 0 = off).
+
+    A chain ``24/18/13`` is read as two moves, ``24/18`` and ``18/13``; ``13/7(2)`` is one move with
+    ``count=2``; a combined ``24/13`` stays one move, whose intermediate point only the replay,
+    knowing the dice, can work out.
+
+    A tuple rather than a dataclass because a corpus holds millions of them and a tuple is built
+    four times faster; equality and hashing leave the span out, as for every record value.
+    """
+
+    start: int
+    end: int
+    count: int = 1  # type: ignore[assignment]  # shadows tuple.count, on purpose
+    hit: bool = False
+    span: Span = NO_SPAN
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self[:4] == other[:4]
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self[:4] != other[:4]
+
+    def __hash__(self) -> int:
+        return hash(self[:4])
+
+    def __repr__(self) -> str:
+        return f"Move({self.start}, {self.end}, count={self.count}, hit={self.hit})"
+
+    def notation(self) -> str:
+        """The canonical text: ``13/7``, ``bar/22``, ``6/off``, ``13/7*``, ``13/7(2)``."""
+        text = f"{point_name(self.start)}/{point_name(self.end)}"
+        if self.hit:
+            text += "*"
+        if self.count != 1:
+            text += f"({self.count})"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenPlay:
+    """One player's play of one turn as written: the dice and the moves, or a pass.
+
+    ``dice`` are kept high first (the order of two dice carries no meaning) and are ``None`` only
+    for a pass written without them. ``variations`` are the alternatives an annotator gave to
+    this play, each a line of plays starting with the same side and turn.
+    """
+
+    side: Side
+    turn: int
+    dice: tuple[int, int] | None
+    moves: tuple[Move, ...] = ()
+    annotation: str | None = None
+    nags: tuple[int, ...] = ()
+    comments: tuple[str, ...] = ()
+    comments_before: tuple[str, ...] = ()
+    variations: tuple[tuple[WrittenPlay, ...], ...] = ()
+    text: str = field(default="", compare=False, repr=False)
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+    @property
+    def is_pass(self) -> bool:
+        """True when no man moves: ``6-6: pass``, ``6-6: --``, ``6-6:`` or ``pass``."""
+        return not self.moves
+
+    @property
+    def is_double(self) -> bool:
+        """True for a double throw (``4-4``)."""
+        return self.dice is not None and self.dice[0] == self.dice[1]
+
+    def moves_as_pairs(self) -> list[tuple[int, int]]:
+        """The moves as ``(start, end)`` pairs, a repeated move repeated: what the engine checks."""
+        return [(move.start, move.end) for move in self.moves for _ in range(move.count)]
+
+
+class MatchHeader(NamedTuple):
+    """The match a game belongs to: its length in points, the game's number, the score before it.
+
+    ``score`` is ``(white, black)``. Read from the ``Match``, ``Game`` and ``Score`` tags.
+    """
+
+    length: int | None
+    game: int | None
+    score: tuple[int, int] | None
+
+
+_INT = re.compile(r"[1-9][0-9]*\Z")
+_SCORE = re.compile(r"([0-9]+)-([0-9]+)\Z")
+
+
+@dataclass(slots=True, eq=True)
+class GameRecord:
+    """One game as read from a text (or built in code), errors included.
+
+    A record with a syntax error is still a record: ``errors`` is then non-empty and ``text`` holds
+    the game exactly as it was found, so that nothing is lost when it is written back.
+    """
+
+    tags: dict[str, str] = field(default_factory=dict)
+    plays: list[WrittenPlay] = field(default_factory=list)
+    result: str | None = None
+    comments: list[str] = field(default_factory=list)
+    tag_spans: dict[str, Span] = field(default_factory=dict, compare=False, repr=False)
+    errors: list[NotationError] = field(default_factory=list, compare=False, repr=False)
+    file: str | None = field(default=None, compare=False)
+    index: int = field(default=1, compare=False)
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+    text: str = field(default="", compare=False, repr=False)
+
+    @property
+    def is_valid(self) -> bool:
+        """True when the record was read without any notation error."""
+        return not self.errors
+
+    def match_header(self) -> MatchHeader | None:
+        """The match header from the ``Match``, ``Game`` and ``Score`` tags, if any is present.
+
+        A malformed value reads as ``None`` here; the reader has already reported it.
+        """
+        if not any(name in self.tags for name in ("Match", "Game", "Score")):
+            return None
+        length = self.tags.get("Match", "")
+        game = self.tags.get("Game", "")
+        score = _SCORE.match(self.tags.get("Score", ""))
+        return MatchHeader(
+            int(length) if _INT.match(length) else None,
+            int(game) if _INT.match(game) else None,
+            (int(score.group(1)), int(score.group(2))) if score else None,
+        )
