@@ -1,0 +1,90 @@
+"""``jacquet replay``: the board after each play of a game, as text, and as SVG on request."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..board import render_text
+from ..notation import read_games
+from ..position import Position
+from ..replay import ReplayedPly
+from ..replay import replay as replay_game
+from ..rules import RULESET_NAMES, Rules
+from ..svg import board_svg
+from ._common import EXIT_INVALID, CleanError, domain_errors
+
+
+def _heading(ply: ReplayedPly) -> str:
+    written = ply.written
+    side = "White" if written.side == "white" else "Black"
+    dice = f"{written.dice[0]}-{written.dice[1]}" if written.dice else "-"
+    played = ply.play.notation() if ply.play is not None else ""
+    as_written = " ".join(m.notation() for m in written.moves) or "pass"
+    resolved = f"  (as played: {played})" if played and played != as_written else ""
+    return f"{written.turn}. {side} {dice}: {as_written}{resolved}"
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--game", "-g", "number", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--turn", "-t", type=click.IntRange(min=0), help="Show only this turn (0: the start)."
+)
+@click.option("--rules", "ruleset", type=click.Choice(RULESET_NAMES), help="Force a ruleset.")
+@click.option(
+    "--svg", "svg_out", type=click.Path(dir_okay=False), help="Write the last board shown as SVG."
+)
+@click.option("--encoding", default="utf-8", show_default=True)
+def replay(
+    file: str,
+    number: int,
+    turn: int | None,
+    ruleset: str | None,
+    svg_out: str | None,
+    encoding: str,
+) -> None:
+    """Show the board after each play of game N of FILE, from White's side.
+
+    \b
+    Example:
+      jacquet replay corpus/valid/jacquet.jqt --game 1 --turn 3 --svg turn3.svg
+    """
+    with domain_errors():
+        rules = Rules.named(ruleset) if ruleset else None
+        stream = sys.stdin.buffer if file == "-" else Path(file)
+        record = None
+        for record in read_games(stream, file, encoding=encoding):
+            if record.index == number:
+                break
+        else:
+            raise CleanError(f"{file}: has no game {number}")
+        game = replay_game(record, rules)
+    shown: Position = game.plies[0].before if game.plies else game.final
+    if turn is None or turn == 0:
+        click.echo(f"Start ({game.rules.name})")
+        click.echo(render_text(shown))
+    for ply in game.plies:
+        if turn is not None and ply.written.turn != turn:
+            continue
+        click.echo("")
+        click.echo(_heading(ply))
+        if ply.after is None:
+            reason = ply.error.message if ply.error is not None else "not replayed"
+            click.echo(f"  cannot be played: {reason}")
+            break
+        shown = ply.after
+        click.echo(render_text(shown))
+    if turn is None:
+        click.echo("")
+        outcome = game.computed_result or "unfinished"
+        click.echo(f"Result by the rules: {outcome}; as written: {game.record.result or '-'}")
+    if svg_out:
+        with domain_errors():
+            Path(svg_out).write_text(board_svg(shown), encoding="utf-8")
+    if game.errors:
+        for error in game.errors:
+            click.echo(str(error).splitlines()[0], err=True)
+        sys.exit(EXIT_INVALID)

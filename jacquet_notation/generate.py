@@ -1,0 +1,62 @@
+"""Game records from seeded self-play: the legal games that feed the tests and the benchmarks.
+
+Self-play lives in the engine's world (``selfplay.py``); this module turns its games into records,
+the notation's world, so that they can be written in canonical notation and read back.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from .engine import Play
+from .record import GameRecord, Move, WrittenPlay
+from .rules import Rules
+from .selfplay import Bot, SelfPlayGame, play_game
+
+
+def written_play(side: str, turn: int, dice: tuple[int, int], play: Play) -> WrittenPlay:
+    """The play as a transcriber would write it: one move a die, repeated steps counted."""
+    moves: list[Move] = []
+    for step in play.steps:
+        if moves and (moves[-1].start, moves[-1].end) == (step.start, step.end):
+            last = moves[-1]
+            moves[-1] = Move(last.start, last.end, last.count + 1, last.hit or step.hit)
+        else:
+            moves.append(Move(step.start, step.end, 1, step.hit))
+    high, low = max(dice), min(dice)
+    return WrittenPlay(side=side, turn=turn, dice=(high, low), moves=tuple(moves))  # type: ignore[arg-type]
+
+
+def game_record(game: SelfPlayGame, number: int, seed: int, bot: str) -> GameRecord:
+    """A record of one self-play game, tagged so that it says where it came from."""
+    plays: list[WrittenPlay] = []
+    turn = 1
+    for ply, (side, dice, play) in enumerate(game.turns):
+        if side == "white" and ply > 0:
+            turn += 1
+        plays.append(written_play(side, turn, dice, play))
+    if game.winner is None:
+        result = "*"
+    else:
+        result = f"{game.points}-0" if game.winner == "white" else f"0-{game.points}"
+    tags = {
+        "Event": f"Self-play, seed {seed}",
+        "Site": "jacquet generate",
+        "Date": "????.??.??",
+        "Round": str(number),
+        "White": f"{bot} bot A",
+        "Black": f"{bot} bot B",
+        "Result": result,
+        "Rules": game.rules.name,
+    }
+    return GameRecord(tags=tags, plays=plays, result=result, index=number)
+
+
+def generate_records(
+    games: int, seed: int, rules: Rules, bot: Bot = "random"
+) -> Iterator[GameRecord]:
+    """``games`` records of legal self-play, the same for the same arguments."""
+    rng = random.Random(seed)
+    for number in range(1, games + 1):
+        yield game_record(play_game(rules, rng, bot), number, seed, bot)

@@ -1,0 +1,403 @@
+"""Replay a game record with the rules engine: positions, resolved plays, errors and the result.
+
+This is the one module that knows both the text (records) and the rules (engine). It never
+splices plays onto a wrong position: after an illegal play the line stops, and the game keeps its
+error. Variations are replayed from the position before the play they replace, as in PGN.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .engine import Play, holds_prime, legal_plays, score, validate_play, winner
+from .errors import IllegalPlayError, JacquetError, RulesError
+from .position import Position, Side, other
+from .record import GameRecord, Span, WrittenPlay
+from .rules import Rules
+
+#: tags that are not rule options (everything else matching an option name is an override)
+_RULES_TAG = "Rules"
+
+
+class ReplayError(JacquetError):
+    """An error found while replaying a record: an illegal play, a wrong result, a wrong side.
+
+    ``kind`` names the error for machines and for the corpus of broken records; ``suggestions``
+    lists the legal plays closest to what was written, and ``slip`` names a common transcription
+    slip when one explains the play.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        file: str | None = None,
+        game: int | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        ply: int | None = None,
+        suggestions: Sequence[str] = (),
+        slip: str | None = None,
+    ) -> None:
+        super().__init__(message, file=file, game=game, line=line, column=column)
+        self.kind = kind
+        self.ply = ply
+        self.suggestions = tuple(suggestions)
+        self.slip = slip
+
+
+@dataclass(slots=True)
+class ReplayedPly:
+    """One play of the record, with the position it was played from and the one it reached."""
+
+    index: int
+    written: WrittenPlay
+    before: Position
+    after: Position | None = None
+    play: Play | None = None
+    error: ReplayError | None = None
+    variations: list[list[ReplayedPly]] = field(default_factory=list)
+
+    @property
+    def side(self) -> Side:
+        return self.written.side
+
+
+@dataclass(slots=True)
+class ReplayedGame:
+    """A record replayed: every position, the result by the rules, and every error found."""
+
+    record: GameRecord
+    rules: Rules
+    plies: list[ReplayedPly]
+    errors: list[JacquetError]
+    final: Position
+    winner: Side | None
+    points: int
+    prime_seen: dict[Side, bool]
+
+    @property
+    def computed_result(self) -> str | None:
+        """``white-black`` points, as a record writes them; None while the game is unfinished."""
+        if self.winner is None:
+            return None
+        return f"{self.points}-0" if self.winner == "white" else f"0-{self.points}"
+
+    @property
+    def is_valid(self) -> bool:
+        return not self.errors
+
+    @property
+    def complete(self) -> bool:
+        """Every written play was replayed (no line stopped early)."""
+        return all(ply.after is not None for ply in self.plies)
+
+
+def rules_for(record: GameRecord, forced: Rules | None = None) -> Rules:
+    """The ruleset a record asks for: its ``Rules`` tag, then every tag naming an option."""
+    if forced is not None:
+        return forced
+    name = record.tags.get(_RULES_TAG, "jacquet").strip() or "jacquet"
+    rules = Rules.named(name)
+    known = {key.lower().replace("-", "").replace("_", ""): key for key in rules.options()}
+    overrides = {}
+    for tag, value in record.tags.items():
+        key = known.get(tag.lower().replace("-", "").replace("_", ""))
+        if key is not None and tag != _RULES_TAG:
+            overrides[key] = value
+    return rules.with_options(overrides) if overrides else rules
+
+
+def _side_name(side: Side) -> str:
+    return "White" if side == "white" else "Black"
+
+
+def _moves(written: WrittenPlay) -> list[tuple[int, int]]:
+    """The written moves as (start, end) pairs, each ``(n)`` repeat expanded."""
+    return written.moves_as_pairs()
+
+
+def parse_result(text: str | None) -> tuple[int, int] | None:
+    """Points to White and to Black from a result such as ``2-0``; None for ``*`` or nothing."""
+    if not text or text.strip() == "*":
+        return None
+    left, sep, right = text.strip().partition("-")
+    if not sep or not left.isdigit() or not right.isdigit():
+        return None
+    return int(left), int(right)
+
+
+class _Replayer:
+    """Walks one line of play (the main line or a variation), collecting errors."""
+
+    def __init__(self, game: ReplayedGame) -> None:
+        self.game = game
+        self.record = game.record
+        self.rules = game.rules
+
+    def error(
+        self,
+        kind: str,
+        message: str,
+        span: Span | None,
+        ply: int | None = None,
+        suggestions: Sequence[str] = (),
+        slip: str | None = None,
+    ) -> ReplayError:
+        return ReplayError(
+            kind,
+            message,
+            file=self.record.file,
+            game=self.record.index,
+            line=span.line if span else None,
+            column=span.column if span else None,
+            ply=ply,
+            suggestions=suggestions,
+            slip=slip,
+        )
+
+    def line(
+        self,
+        plays: Sequence[WrittenPlay],
+        start: Position,
+        first_index: int,
+        prime_seen: dict[Side, bool],
+        main: bool,
+    ) -> tuple[list[ReplayedPly], Position, list[ReplayError]]:
+        position = start
+        plies: list[ReplayedPly] = []
+        errors: list[ReplayError] = []
+        stopped = False
+        for offset, written in enumerate(plays):
+            index = first_index + offset
+            ply = ReplayedPly(index=index, written=written, before=position)
+            plies.append(ply)
+            if stopped:
+                continue
+            problem = self._check_play(written, position, index, plays, offset)
+            if problem is None:
+                try:
+                    play = validate_play(
+                        position, written.dice or (0, 0), _moves(written), self.rules
+                    )
+                except IllegalPlayError as illegal:
+                    problem = self._illegal(written, position, index, illegal, plays, offset)
+                else:
+                    ply.play = play
+                    ply.after = play.position
+                    for side in ("white", "black"):
+                        if not prime_seen[side] and holds_prime(play.position, side):
+                            prime_seen[side] = True
+            if problem is not None:
+                ply.error = problem
+                errors.append(problem)
+                stopped = True
+                continue
+            position = ply.after  # type: ignore[assignment]
+            for variation in written.variations:
+                branch, _, branch_errors = self.line(
+                    variation, ply.before, index, dict(prime_seen), main=False
+                )
+                ply.variations.append(branch)
+                errors.extend(branch_errors)
+        return plies, position, errors
+
+    def _check_play(
+        self,
+        written: WrittenPlay,
+        position: Position,
+        index: int,
+        plays: Sequence[WrittenPlay],
+        offset: int,
+    ) -> ReplayError | None:
+        if winner(position) is not None:
+            return self.error(
+                "play-after-end",
+                f"{_side_name(written.side)} plays after the game has ended "
+                f"({_side_name(winner(position))} has borne off every man)",  # type: ignore[arg-type]
+                written.span,
+                index,
+            )
+        if written.side != position.turn:
+            return self.error(
+                "wrong-side",
+                f"{_side_name(written.side)} plays, but it is {_side_name(position.turn)}'s turn",
+                written.span,
+                index,
+            )
+        if written.dice is None:
+            return self.error("no-dice", "a play without its dice", written.span, index)
+        if index == 0 and self.rules.opening == "ordinary" and written.dice[0] == written.dice[1]:
+            return self.error(
+                "double-opening",
+                "the first roll of a game cannot be a double "
+                f"({written.dice[0]}-{written.dice[1]}) under the ordinary opening: "
+                "the lead dice are the first roll",
+                written.span,
+                index,
+            )
+        return None
+
+    def _illegal(
+        self,
+        written: WrittenPlay,
+        position: Position,
+        index: int,
+        illegal: IllegalPlayError,
+        plays: Sequence[WrittenPlay],
+        offset: int,
+    ) -> ReplayError:
+        dice = written.dice or (0, 0)
+        moves = _moves(written)
+        try:
+            legal = legal_plays(position, dice, self.rules)
+        except JacquetError:
+            legal = []
+        suggestions = closest_plays(moves, legal)
+        slip = self._slip(written, position, moves, plays, offset)
+        message = illegal.message
+        if slip:
+            message += f"; probably {slip}"
+        return self.error(
+            "illegal-play", message, written.span, index, suggestions=suggestions, slip=slip
+        )
+
+    def _slip(
+        self,
+        written: WrittenPlay,
+        position: Position,
+        moves: list[tuple[int, int]],
+        plays: Sequence[WrittenPlay],
+        offset: int,
+    ) -> str | None:
+        """Name the common transcription slip that makes the play legal, if one does."""
+        dice = written.dice or (0, 0)
+
+        def legal_with(pos: Position, roll: tuple[int, int], pairs: list[tuple[int, int]]) -> bool:
+            try:
+                validate_play(pos, roll, pairs, self.rules)
+            except JacquetError:
+                return False
+            return True
+
+        def shift(point: int) -> int:
+            if point in (0, 25):
+                return point
+            return point + 12 if point <= 12 else point - 12
+
+        shifted = [(shift(a), shift(b)) for a, b in moves]
+        if shifted != moves and legal_with(position, dice, shifted):
+            return "written in the opponent's numbering (points ± 12): " + _pairs(shifted)
+        reversed_pairs = [(b, a) if b > a else (a, b) for a, b in moves]
+        if reversed_pairs != moves and legal_with(position, dice, reversed_pairs):
+            return "a step written in the other direction: " + _pairs(reversed_pairs)
+        for neighbour in (offset - 1, offset + 1):
+            if 0 <= neighbour < len(plays):
+                other_dice = plays[neighbour].dice
+                if other_dice and other_dice != dice and legal_with(position, other_dice, moves):
+                    return (
+                        f"the dice of two plays swapped ({dice[0]}-{dice[1]} and "
+                        f"{other_dice[0]}-{other_dice[1]})"
+                    )
+        flipped = position.with_turn(other(position.turn))
+        if legal_with(flipped, dice, moves):
+            return (
+                f"a play of {_side_name(flipped.turn)}'s recorded under {_side_name(position.turn)}"
+            )
+        return None
+
+
+def _pairs(pairs: Iterable[tuple[int, int]]) -> str:
+    def name(point: int) -> str:
+        return "off" if point == 0 else "bar" if point == 25 else str(point)
+
+    return " ".join(f"{name(a)}/{name(b)}" for a, b in pairs)
+
+
+def closest_plays(
+    moves: Sequence[tuple[int, int]], legal: Sequence[Play], most: int = 3
+) -> list[str]:
+    """The legal plays sharing most steps with what was written (ties: notation order)."""
+    wanted = Counter(moves)
+    starts = Counter(a for a, _ in moves)
+
+    def likeness(play: Play) -> tuple[int, int]:
+        steps = Counter((step.start, step.end) for step in play.steps)
+        return (
+            sum((wanted & steps).values()),
+            sum((starts & Counter(s.start for s in play.steps)).values()),
+        )
+
+    ranked = sorted(
+        (p for p in legal if p.steps),
+        key=lambda p: (-likeness(p)[0], -likeness(p)[1], p.notation()),
+    )
+    return [play.notation() for play in ranked[:most]]
+
+
+def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
+    """Replay ``record``; the errors are collected on the game, never raised.
+
+    ``rules`` forces a ruleset (``--rules``); otherwise the record's tags choose it.
+    """
+    errors: list[JacquetError] = list(record.errors)
+    try:
+        chosen = rules_for(record, rules)
+    except RulesError as problem:
+        span = record.tag_spans.get(_RULES_TAG) if record.tag_spans else None
+        problem.file, problem.game = record.file, record.index
+        if span is not None:
+            problem.line, problem.column = span.line, span.column
+        errors.append(problem)
+        chosen = Rules.named("jacquet")
+    first_side: Side = record.plays[0].side if record.plays else "white"
+    start = Position.start().with_turn(first_side)
+    prime_seen: dict[Side, bool] = {"white": False, "black": False}
+    game = ReplayedGame(record, chosen, [], errors, start, None, 0, prime_seen)
+    if record.errors:
+        # A record that did not parse is kept with its syntax errors; its plays are not trusted.
+        return game
+    replayer = _Replayer(game)
+    plies, final, line_errors = replayer.line(record.plays, start, 0, prime_seen, main=True)
+    game.plies = plies
+    game.final = final
+    errors.extend(line_errors)
+    game.winner = winner(final)
+    if game.winner is not None:
+        game.points = score(final, game.winner, chosen, prime_seen[game.winner])
+    _check_result(game, replayer)
+    return game
+
+
+def _check_result(game: ReplayedGame, replayer: _Replayer) -> None:
+    record = game.record
+    written = parse_result(record.result)
+    # The result is the last thing a record writes: point at the end of the game's text.
+    end = record.span
+    column = max(end.end_column - len(record.result or "") + 1, 1)
+    span = Span(end.end_line, column, end.end_line, end.end_column) if end.line else None
+    if not game.complete or written is None:
+        return
+    if game.winner is None:
+        game.errors.append(
+            replayer.error(
+                "ends-early",
+                f"the record claims the result {record.result}, but the game is not over "
+                f"(White has {game.final.off('white')} men off, Black {game.final.off('black')})",
+                span,
+            )
+        )
+        return
+    if game.computed_result != f"{written[0]}-{written[1]}":
+        game.errors.append(
+            replayer.error(
+                "wrong-result",
+                f"the result {record.result} disagrees with the final position: "
+                f"{_side_name(game.winner)} wins {game.points} "
+                f"({game.computed_result}) under {game.rules.name}",
+                span,
+            )
+        )

@@ -1,0 +1,287 @@
+"""Validate files of records: one report per game, in input order, optionally in parallel.
+
+``jacquet validate`` is a thin shell over :func:`validate_paths`. A game report is plain data (no
+positions, no parse tree) so that worker processes can send it back cheaply.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Any, Literal
+
+from .chunks import GameChunk, parse_chunk, split_games
+from .errors import JacquetError, NotationError
+from .record import GameRecord
+from .replay import ReplayedGame, ReplayError, replay
+from .rules import Rules
+
+Status = Literal["valid", "invalid", "unreadable"]
+
+#: the file endings read when a folder is given (a file named on the command line is always read)
+RECORD_SUFFIXES = (".jqt", ".jacquet", ".txt")
+
+
+@dataclass(slots=True)
+class GameReport:
+    """What ``validate`` says of one game (or of a file it could not read, with ``index`` 0)."""
+
+    file: str
+    index: int
+    status: Status
+    white: str = "?"
+    black: str = "?"
+    date: str = "?"
+    plies: int = 0
+    result: str | None = None
+    computed_result: str | None = None
+    rules: str = "jacquet"
+    errors: list[str] = field(default_factory=list)
+    details: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "game": self.index,
+            "status": self.status,
+            "white": self.white,
+            "black": self.black,
+            "date": self.date,
+            "rules": self.rules,
+            "plies": self.plies,
+            "result": self.result,
+            "computed_result": self.computed_result,
+            "errors": self.details,
+        }
+
+
+def _side(side: str) -> str:
+    return "White" if side == "white" else "Black"
+
+
+def describe_error(game: ReplayedGame | None, record: GameRecord, error: JacquetError) -> str:
+    """One line: ``file:line:col: game N (White v Black, date), turn T, White 6-5 13/7: reason``."""
+    where = error.location() or f"{record.file or '<stdin>'}"
+    white = record.tags.get("White", "?")
+    black = record.tags.get("Black", "?")
+    date = record.tags.get("Date", "?")
+    context = f"game {record.index} ({white} v {black}, {date})"
+    message = error.message.splitlines()[0]
+    if isinstance(error, ReplayError) and error.ply is not None and game is not None:
+        ply = _find_ply(game, error)
+        if ply is not None:
+            written = ply.written
+            dice = f"{written.dice[0]}-{written.dice[1]}" if written.dice else "no dice"
+            text = " ".join(m.notation() for m in written.moves) or "pass"
+            context += f", turn {written.turn}, {_side(written.side)} {dice} {text}"
+        if error.suggestions:
+            message += "; legal here: " + ", ".join(error.suggestions)
+    return f"{where}: {context}: {message}"
+
+
+def _find_ply(game: ReplayedGame, error: ReplayError) -> Any:
+    stack = list(game.plies)
+    while stack:
+        ply = stack.pop()
+        if ply.error is error:
+            return ply
+        for variation in ply.variations:
+            stack.extend(variation)
+    return None
+
+
+def report_record(record: GameRecord, rules: Rules | None = None) -> GameReport:
+    """Replay one record and say what is wrong with it, if anything."""
+    report = GameReport(
+        file=record.file or "<stdin>",
+        index=record.index,
+        status="valid",
+        white=record.tags.get("White", "?"),
+        black=record.tags.get("Black", "?"),
+        date=record.tags.get("Date", "?"),
+        plies=len(record.plays),
+        result=record.result,
+    )
+    if record.errors:
+        report.status = "unreadable"
+        for syntax in record.errors:
+            report.errors.append(describe_error(None, record, syntax))
+            report.details.append(_detail(syntax))
+        return report
+    game = replay(record, rules)
+    report.rules = game.rules.name
+    report.computed_result = game.computed_result
+    if game.errors:
+        report.status = "invalid"
+        for error in game.errors:
+            report.errors.append(describe_error(game, record, error))
+            report.details.append(_detail(error))
+    return report
+
+
+def _detail(error: JacquetError) -> dict[str, Any]:
+    detail: dict[str, Any] = {
+        "kind": getattr(error, "kind", "syntax" if isinstance(error, NotationError) else "error"),
+        "line": error.line,
+        "column": error.column,
+        "message": error.message.splitlines()[0],
+    }
+    if isinstance(error, ReplayError):
+        detail["suggestions"] = list(error.suggestions)
+        if error.slip:
+            detail["slip"] = error.slip
+    return detail
+
+
+def file_report(file: str, error: JacquetError | OSError) -> GameReport:
+    """A report for a whole file that could not be read (binary, missing, not records)."""
+    if isinstance(error, OSError):
+        message = f"{file}: {error.strerror or error}"
+    else:
+        error.file = error.file or file
+        message = str(error).splitlines()[0]
+    return GameReport(
+        file=file,
+        index=0,
+        status="unreadable",
+        errors=[message],
+        details=[{"kind": "file", "line": getattr(error, "line", None), "message": message}],
+    )
+
+
+@dataclass(slots=True)
+class _EmptyFolder:
+    """A folder named on the command line that holds no record file: reported, not skipped."""
+
+    path: str
+
+
+def record_files(paths: Sequence[str]) -> Iterator[str | _EmptyFolder]:
+    """The files named, and the record files under the folders named (sorted, recursively)."""
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            yield path
+            continue
+        found = sorted(
+            str(p)
+            for p in Path(path).rglob("*")
+            if p.is_file() and p.suffix.lower() in RECORD_SUFFIXES
+        )
+        if not found:
+            yield _EmptyFolder(path)
+        yield from found
+
+
+def _chunks(file: str, encoding: str) -> Iterator[GameChunk | GameReport]:
+    """The games of one file as chunks of text, or one report if the file cannot be read."""
+    try:
+        if file == "-":
+            stream: Any = io.BytesIO(sys.stdin.buffer.read())
+            name = "<stdin>"
+        else:
+            stream = open(file, "rb")  # noqa: SIM115 - closed below
+            name = file
+        with stream:
+            count = 0
+            for chunk in split_games(stream, name, encoding=encoding):
+                count += 1
+                yield chunk
+            if count == 0:
+                yield file_report(name, NotationError("no game records in this file", file=name))
+    except (JacquetError, OSError) as error:
+        yield file_report(file, error)
+
+
+def _check_chunks(batch: list[GameChunk], rules: Rules | None) -> list[GameReport]:
+    return [report_record(parse_chunk(chunk), rules) for chunk in batch]
+
+
+def _batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    iterator = iter(items)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def validate_paths(
+    paths: Sequence[str],
+    rules: Rules | None = None,
+    *,
+    jobs: int = 1,
+    encoding: str = "utf-8",
+    batch: int = 64,
+) -> Iterator[GameReport]:
+    """Reports for every game of every file, in input order; ``jobs`` > 1 uses processes."""
+
+    def items() -> Iterator[GameChunk | GameReport]:
+        for entry in record_files(paths):
+            if isinstance(entry, _EmptyFolder):
+                suffixes = ", ".join(RECORD_SUFFIXES)
+                problem = JacquetError(f"no record files ({suffixes}) in this folder")
+                yield file_report(entry.path, problem)
+            else:
+                yield from _chunks(entry, encoding)
+
+    def batches() -> Iterator[list[GameChunk] | GameReport]:
+        pending: list[GameChunk] = []
+        for item in items():
+            if isinstance(item, GameReport):
+                if pending:
+                    yield pending
+                    pending = []
+                yield item
+            else:
+                pending.append(item)
+                if len(pending) >= batch:
+                    yield pending
+                    pending = []
+        if pending:
+            yield pending
+
+    if jobs <= 1:
+        for unit in batches():
+            if isinstance(unit, GameReport):
+                yield unit
+            else:
+                yield from _check_chunks(unit, rules)
+        return
+
+    try:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            yield from _in_pool(pool, batches(), rules, jobs)
+    except BrokenProcessPool:
+        raise JacquetError(
+            "a worker process died (out of memory?); run again with --jobs 1 to find the file"
+        ) from None
+
+
+def _in_pool(
+    pool: ProcessPoolExecutor,
+    units: Iterator[list[GameChunk] | GameReport],
+    rules: Rules | None,
+    jobs: int,
+) -> Iterator[GameReport]:
+    window: list[Any] = []
+    for unit in units:
+        if isinstance(unit, GameReport):
+            window.append(unit)
+        else:
+            window.append(pool.submit(_check_chunks, unit, rules))
+        # Keep a bounded number of batches in flight, so memory stays flat on a large corpus.
+        while len(window) > 4 * jobs:
+            yield from _resolve(window.pop(0))
+    for unit in window:
+        yield from _resolve(unit)
+
+
+def _resolve(unit: Any) -> list[GameReport]:
+    if isinstance(unit, GameReport):
+        return [unit]
+    result: list[GameReport] = unit.result()
+    return result
