@@ -747,7 +747,7 @@ class _Decoder:
     def lines(self, stream: IO[bytes]) -> Iterator[str]:
         offset = 0
         decode = codecs.getdecoder(self.encoding)
-        for number, raw in enumerate(stream, 1):
+        for number, raw in enumerate(_bounded_lines(stream, self.file), 1):
             start = 0
             if number == 1 and raw.startswith(codecs.BOM_UTF8) and self.encoding == "utf-8":
                 start = len(codecs.BOM_UTF8)
@@ -780,8 +780,30 @@ class _Decoder:
             yield text
 
 
+#: the longest line a record may have; a longer one is not a record (and would fill memory)
+MAX_LINE = 1_000_000
+
+
+def _bounded_lines(stream: IO[Any], file: str | None) -> Iterator[Any]:
+    """The lines of a stream, refusing one longer than :data:`MAX_LINE` before reading it all."""
+    number = 0
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE:
+            raise NotationError(
+                f"line {number} is longer than {MAX_LINE:,} characters: not a game record",
+                file=file,
+                line=number,
+                column=MAX_LINE + 1,
+            )
+        yield line
+
+
 def _text_lines(stream: IO[str], file: str | None) -> Iterator[str]:
-    for number, line in enumerate(stream, 1):
+    for number, line in enumerate(_bounded_lines(stream, file), 1):
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]
         if "\x00" in line:
