@@ -1,0 +1,183 @@
+"""``jacquet serve``: browse records or an archive in Datasette, with boards and game pages."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ._common import CleanError, domain_errors
+
+#: where record files are archived when no --archive is given (the current folder)
+DEFAULT_ARCHIVE = "jacquet-archive.db"
+#: Datasette's default port
+DEFAULT_PORT = 8001
+#: the longest any SQL may run, canned or typed in (Datasette's own default)
+DEFAULT_TIME_LIMIT_MS = 1000
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def is_sqlite_file(path: str | os.PathLike[str]) -> bool:
+    """True when ``path`` is a file starting with SQLite's header (an archive, or another DB)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+    except (IsADirectoryError, FileNotFoundError, PermissionError):
+        return False
+
+
+def settle(db: str | os.PathLike[str]) -> None:
+    """Fold the write-ahead log into the file: immutable mode reads the main file only."""
+    connection = sqlite3.connect(db)
+    try:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        connection.close()
+
+
+def build_datasette(
+    db: str | os.PathLike[str],
+    *,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    settings: dict[str, Any] | None = None,
+) -> Any:
+    """A Datasette serving ``db`` read-only (immutable), with the archive's metadata.
+
+    The plugin itself comes through the ``datasette`` entry point; this adds what plain
+    ``datasette DB`` lacks: the metadata (titles, facets, canned queries) and the time limit.
+    """
+    from datasette.app import Datasette
+
+    from ..metadata import archive_metadata
+
+    name = Path(db).stem
+    return Datasette(
+        immutables=[os.fspath(db)],
+        metadata=archive_metadata(name),
+        settings={
+            "sql_time_limit_ms": time_limit_ms,
+            # Immutable files never change: let browsers and proxies keep pages an hour.
+            "default_cache_ttl": 3600,
+            **(settings or {}),
+        },
+        cors=False,
+    )
+
+
+def archive_records(db: str, paths: Sequence[str], encoding: str) -> None:
+    """Import record files and folders into the archive ``db`` (updated, never rebuilt)."""
+    from ..archive import import_paths
+
+    click.echo(f"jacquet: importing {', '.join(paths)} into {db}", err=True)
+    with domain_errors():
+        summary = import_paths(db, list(paths), encoding=encoding)
+    click.echo(
+        f"jacquet: {summary.games} games from {summary.files} files: {summary.valid} valid, "
+        f"{summary.invalid} invalid, {summary.unreadable} unreadable"
+        + (f", {summary.skipped_files} files unchanged" if summary.skipped_files else ""),
+        err=True,
+    )
+    for line in summary.errors[:20]:
+        click.echo(line, err=True)
+    if len(summary.errors) > 20:
+        click.echo(f"jacquet: … and {len(summary.errors) - 20} more errors", err=True)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--port",
+    "-p",
+    type=click.IntRange(1, 65535),
+    default=DEFAULT_PORT,
+    show_default=True,
+    help="Port to listen on.",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; 0.0.0.0 to be reachable from other machines.",
+)
+@click.option(
+    "--archive",
+    "archive_path",
+    default=DEFAULT_ARCHIVE,
+    show_default=True,
+    help="The archive record files are imported into.",
+)
+@click.option(
+    "--time-limit",
+    "time_limit_ms",
+    type=click.IntRange(min=1),
+    default=DEFAULT_TIME_LIMIT_MS,
+    show_default=True,
+    help="Milliseconds any SQL query may run.",
+)
+@click.option("--encoding", default="utf-8", show_default=True, help="Of the record files.")
+@click.option(
+    "--metadata-json", is_flag=True, help="Print the Datasette metadata for this archive and exit."
+)
+def serve(
+    paths: tuple[str, ...],
+    port: int,
+    host: str,
+    archive_path: str,
+    time_limit_ms: int,
+    encoding: str,
+    metadata_json: bool,
+) -> None:
+    """Browse games in Datasette: boards, game, position and player pages.
+
+    PATHS are record files or folders, imported first into the archive (--archive, by default
+    ./jacquet-archive.db, updated on the next run rather than rebuilt); or one archive .db file,
+    served as it is. The archive is served read-only, with a time limit on every query.
+
+    \b
+    Example:
+      jacquet serve corpus/
+      jacquet serve games.db --port 8080
+    """
+    archives = [path for path in paths if is_sqlite_file(path)]
+    if archives and len(paths) > 1:
+        raise CleanError("serve one archive, or record files and folders, not both")
+    for path in paths:
+        if not os.path.exists(path):
+            raise CleanError(f"{path}: no such file or folder")
+    if archives:
+        db = archives[0]
+    else:
+        if metadata_json:
+            db = archive_path
+        else:
+            archive_records(archive_path, paths, encoding)
+            db = archive_path
+    if metadata_json:
+        from ..metadata import archive_metadata
+
+        click.echo(json.dumps(archive_metadata(Path(db).stem), indent=2, ensure_ascii=False))
+        return
+    with domain_errors():
+        settle(db)
+    _run(build_datasette(db, time_limit_ms=time_limit_ms), host, port)
+
+
+def _run(datasette: Any, host: str, port: int) -> None:
+    """Start Datasette the way its own ``serve`` does: startup hooks, checks, then uvicorn."""
+    import uvicorn
+    from datasette.cli import check_databases, run_sync
+
+    run_sync(datasette.invoke_startup)
+    try:
+        run_sync(lambda: check_databases(datasette))
+    except click.UsageError as error:
+        raise CleanError(error.format_message()) from error
+    click.echo(f"jacquet: serving on http://{host}:{port}/", err=True)
+    sys.stderr.flush()
+    uvicorn.run(datasette.app(), host=host, port=port, log_level="warning", lifespan="on")

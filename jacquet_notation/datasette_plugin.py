@@ -1,0 +1,602 @@
+"""Datasette plugin: board diagrams in table cells, and game, position and player pages.
+
+Registered through the ``datasette`` entry point, so plain ``datasette archive.db`` shows it once
+the package is installed; ``jacquet serve`` adds the project's metadata on top. Every text that
+comes from a record reaches the page through Jinja's autoescaping or :func:`markupsafe.escape`;
+the diagrams are built by lxml from a decoded position, never from record text.
+
+Pages (``DB`` is the database's route, as in Datasette's own URLs):
+
+- ``/DB/-/game/ID?ply=N``: tags, score sheet, a board stepping through the game;
+- ``/DB/-/position/KEY``: the board, the plays made from it, the games reaching it;
+- ``/DB/-/player/ID``: record, points, head-to-head, games;
+- ``/-/jacquet/board/KEY.svg``: one diagram (what the game page's script fetches).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any, TypeVar, cast
+from urllib.parse import quote
+
+from datasette import hookimpl as _datasette_hookimpl
+from datasette.utils.asgi import NotFound, Response
+from jinja2 import ChoiceLoader, FileSystemLoader
+from markupsafe import Markup
+
+from .position import Position
+from .svg import board_svg
+
+TEMPLATES = Path(__file__).parent / "templates"
+STATIC = Path(__file__).parent / "static"
+#: the files under ``static/`` the plugin serves, with their content types
+STATIC_FILES = {"jacquet.css": "text/css; charset=utf-8", "jacquet.js": "text/javascript"}
+
+#: cell diagrams: small enough for a table row
+CELL_WIDTH = 132
+BOARD_WIDTH = 520
+#: rows listed on a page before a "more" link to Datasette's own table or query
+PAGE_ROWS = 50
+
+#: (table, column) pairs holding position keys; table None is an arbitrary SQL query
+_KEY_COLUMNS = {
+    ("turns", "key_before"),
+    ("turns", "key_after"),
+    ("games", "final_key"),
+    ("positions", "key"),
+    (None, "key_before"),
+    (None, "key_after"),
+    (None, "final_key"),
+    (None, "position_key"),
+}
+_DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def hookimpl(function: _F) -> _F:
+    """Datasette's hook marker, typed for mypy."""
+    return cast(_F, _datasette_hookimpl(function))
+
+
+# -- diagrams ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=16384)
+def diagram(key: str, width: int = CELL_WIDTH) -> str | None:
+    """The SVG diagram of a position key, or None if ``key`` is not one.
+
+    Cached: a key always draws the same board, and table pages repeat the same positions.
+    """
+    if not key or len(key) > 32:
+        return None
+    try:
+        position = Position.from_key(key)
+    except (ValueError, IndexError):
+        return None
+    return board_svg(position, width=width, title=key)
+
+
+def dice_text(dice: str | None) -> str:
+    """``6-5`` with die faces, as the pages show a roll."""
+    if not dice:
+        return ""
+    faces = []
+    for part in dice.split("-"):
+        faces.append(_DIE_FACES[int(part) - 1] if part.isdigit() and 1 <= int(part) <= 6 else "")
+    return f"{''.join(faces)} {dice}".strip()
+
+
+# -- URLs ----------------------------------------------------------------------------------------
+
+
+def _database_path(datasette: Any, database: str) -> str:
+    return str(datasette.urls.database(database))
+
+
+def game_url(datasette: Any, database: str, game_id: str, ply: int | None = None) -> str:
+    url = f"{_database_path(datasette, database)}/-/game/{quote(str(game_id), safe='')}"
+    return url if ply is None else f"{url}?ply={ply}"
+
+
+def position_url(datasette: Any, database: str, key: str) -> str:
+    return f"{_database_path(datasette, database)}/-/position/{quote(key, safe='')}"
+
+
+def player_url(datasette: Any, database: str, player_id: int | str) -> str:
+    return f"{_database_path(datasette, database)}/-/player/{quote(str(player_id), safe='')}"
+
+
+# -- render_cell ---------------------------------------------------------------------------------
+
+
+def _field(row: Any, name: str) -> Any:
+    """A column of a row, or None when the row has no such column."""
+    try:
+        value = row[name]
+    except (IndexError, KeyError, TypeError):
+        return None
+    if isinstance(value, dict):  # an expanded foreign key: {"value": ..., "label": ...}
+        return value.get("value")
+    return value
+
+
+@hookimpl
+def render_cell(
+    row: Any, value: Any, column: str, table: str | None, database: str, datasette: Any
+) -> Markup | None:
+    """Diagrams for position keys; links to the game, position and player pages."""
+    label: Any = value
+    if isinstance(value, dict):
+        label, value = value.get("label"), value.get("value")
+    if value is None:
+        return None
+    if (table, column) in _KEY_COLUMNS and isinstance(value, str):
+        return _diagram_cell(datasette, database, value)
+    if table == "positions" and column == "turn":
+        # The key is the primary key, which Datasette draws itself as a link to the row page
+        # (no render_cell): the side to move carries the diagram instead.
+        key = _field(row, "key")
+        if isinstance(key, str):
+            cell = _diagram_cell(datasette, database, key)
+            if cell is not None:
+                return cell + Markup('<br><span class="jacquet-turn">{} to move</span>').format(
+                    value
+                )
+        return None
+    link = _cell_link(row, value, column, table, database, datasette)
+    if link is None:
+        return None
+    href, text = link
+    if label is not None and label != value and column.endswith("_id"):
+        text = f"{label}"
+    return Markup('<a class="jacquet-link" href="{}">{}</a>').format(href, text)
+
+
+def _diagram_cell(datasette: Any, database: str, key: str) -> Markup | None:
+    svg = diagram(key)
+    if svg is None:
+        return None
+    return Markup('<a class="jacquet-cell" href="{}" title="{}">{}</a>').format(
+        position_url(datasette, database, key), key, Markup(svg)
+    )
+
+
+def _cell_link(
+    row: Any, value: Any, column: str, table: str | None, database: str, datasette: Any
+) -> tuple[str, str] | None:
+    """Where a cell links to among the plugin's pages, and the text of the link."""
+    if table in ("games", "invalid_games", None) and column in ("id", "game_id"):
+        if table is None and column == "id":
+            return None  # an arbitrary query's id is not a game's
+        return game_url(datasette, database, str(value)), str(value)
+    if table in ("occurrences", "duplicates") and column in ("game_id", "other_id"):
+        return game_url(datasette, database, str(value)), str(value)
+    if table == "turns" and column == "game_id":
+        ply = _field(row, "ply")
+        return game_url(datasette, database, str(value), ply), str(value)
+    if table == "games" and column == "plies":
+        return game_url(datasette, database, str(_field(row, "id")), 0), f"{value} ▶"
+    if table == "games" and column in ("white", "black"):
+        player_id = _field(row, f"{column}_id")
+        if player_id is None:
+            return None
+        return player_url(datasette, database, player_id), str(value)
+    if table in ("games", None) and column in ("white_id", "black_id", "player_id"):
+        return player_url(datasette, database, value), str(value)
+    if table == "players" and column == "name":
+        return player_url(datasette, database, _field(row, "id")), str(value)
+    if table in ("player_records", "head_to_head") and column in ("name", "player"):
+        return player_url(datasette, database, _field(row, "player_id")), str(value)
+    if table == "head_to_head" and column == "opponent":
+        return player_url(datasette, database, _field(row, "opponent_id")), str(value)
+    if table in ("player_records", "head_to_head") and column in ("player_id", "opponent_id"):
+        return player_url(datasette, database, value), str(value)
+    return None
+
+
+# -- static files, templates ---------------------------------------------------------------------
+
+
+@hookimpl
+def prepare_jinja2_environment(env: Any, datasette: Any) -> None:
+    """Make ``jacquet/*.html`` findable after the user's and Datasette's own templates.
+
+    Datasette finds a plugin's templates only in a package; this plugin is a module, so its
+    templates folder is added here, last, so that ``--template-dir`` can still override them.
+    """
+    env.loader = ChoiceLoader([env.loader, FileSystemLoader(str(TEMPLATES))])
+
+
+@hookimpl
+def extra_css_urls(datasette: Any) -> list[str]:
+    return [datasette.urls.path("/-/jacquet/static/jacquet.css")]
+
+
+@cache
+def _static(name: str) -> bytes:
+    return (STATIC / name).read_bytes()
+
+
+async def static_view(request: Any) -> Response:
+    name = request.url_vars["name"]
+    if name not in STATIC_FILES:
+        raise NotFound(f"no such file: {name}")
+    return Response(
+        _static(name),
+        content_type=STATIC_FILES[name],
+        headers={"cache-control": "max-age=3600, public"},
+    )
+
+
+async def board_view(request: Any) -> Response:
+    """One diagram as an SVG document; a key always draws the same board, so it is cached."""
+    key = request.url_vars["key"]
+    try:
+        width = int(request.args.get("width", BOARD_WIDTH))
+    except ValueError:
+        width = BOARD_WIDTH
+    svg = diagram(key, max(60, min(width, 1600)))
+    if svg is None:
+        raise NotFound(f"not a position key: {key}")
+    return Response(
+        svg,
+        content_type="image/svg+xml; charset=utf-8",
+        headers={"cache-control": "max-age=31536000, public, immutable"},
+    )
+
+
+@hookimpl
+def register_routes() -> list[tuple[str, Any]]:
+    return [
+        (r"^/-/jacquet/static/(?P<name>[a-z]+\.(css|js))$", static_view),
+        (r"^/-/jacquet/board/(?P<key>[A-Za-z0-9_-]{1,32})\.svg$", board_view),
+        (r"^/(?P<database>[^/]+)/-/game/(?P<game_id>[^/]+)$", game_view),
+        (r"^/(?P<database>[^/]+)/-/position/(?P<key>[A-Za-z0-9_-]{1,32})$", position_view),
+        (r"^/(?P<database>[^/]+)/-/player/(?P<player_id>[0-9]+)$", player_view),
+    ]
+
+
+# -- pages ---------------------------------------------------------------------------------------
+
+
+async def _archive(datasette: Any, request: Any, tables: tuple[str, ...]) -> tuple[Any, str]:
+    """The database named by the URL, after Datasette's own permission checks."""
+    try:
+        db = datasette.get_database(route=request.url_vars["database"])
+    except KeyError:
+        raise NotFound("Database not found") from None
+    name = db.name
+    await datasette.ensure_permissions(
+        request.actor,
+        [("view-table", (name, table)) for table in tables]
+        + [("view-database", name), "view-instance"],
+    )
+    if not await db.table_exists("games"):
+        raise NotFound(f"{name} is not a Jacquet archive (no games table)")
+    return db, name
+
+
+async def _rows(db: Any, sql: str, params: Any = None) -> list[dict[str, Any]]:
+    result = await db.execute(sql, params or [])
+    return [dict(row) for row in result.rows]
+
+
+def _ply_caption(ply: dict[str, Any] | None) -> str:
+    """What the board shows: ``12. White 6-5: 24/18 18/13``."""
+    if ply is None:
+        return "Start of the game"
+    side = "White" if ply["side"] == "white" else "Black"
+    dots = "." if ply["side"] == "white" else "..."
+    play = ply["steps"] or ply["written"] or "(no move)"
+    caption = f"{ply['turn']}{dots} {side} {ply['dice'] or ''}: {play}"
+    if ply["error"]:
+        caption += f" — {ply['error']}"
+    return caption
+
+
+async def game_view(datasette: Any, request: Any) -> Response:
+    db, name = await _archive(datasette, request, ("games", "turns"))
+    game_id = request.url_vars["game_id"]
+    games = await _rows(
+        db,
+        "select games.*, events.name as event_name, sources.name as source_name from games "
+        "left join events on events.id = games.event_id "
+        "left join sources on sources.id = games.source_id where games.id = ?",
+        [game_id],
+    )
+    if not games:
+        raise NotFound(f"No game {game_id} in {name}")
+    game = games[0]
+    turns = await _rows(
+        db,
+        "select ply, turn, side, dice, written, steps, pips, key_before, key_after, "
+        "annotation, nags, comment, error from turns where game_id = ? order by ply",
+        [game_id],
+    )
+    # The board's states: 0 is the start, n the position after the n-th ply. After an illegal
+    # ply the line stops, so its state shows the position it was written against.
+    # A play that was not replayed (after an illegal one) has no keys: the board stays put.
+    start_key = (turns[0]["key_before"] if turns else None) or _start_key(game)
+    states: list[dict[str, Any]] = [
+        {"ply": 0, "key": start_key, "caption": _ply_caption(None), "dice": ""}
+    ]
+    for ply in turns:
+        states.append(
+            {
+                "ply": ply["ply"],
+                "key": ply["key_after"] or ply["key_before"] or states[-1]["key"],
+                "caption": _ply_caption(ply),
+                "dice": dice_text(ply["dice"]),
+                "error": bool(ply["error"]),
+            }
+        )
+    try:
+        current = int(request.args.get("ply", 0))
+    except ValueError:
+        current = 0
+    current = max(0, min(current, len(states) - 1))
+    state = states[current]
+    for index, item in enumerate(states):
+        item["url"] = game_url(datasette, name, game_id, index)
+        item["board"] = datasette.urls.path(f"/-/jacquet/board/{item['key']}.svg")
+        item["position_url"] = position_url(datasette, name, item["key"])
+
+    # The score sheet: a row per turn, White's and Black's plays (a list, in case a record
+    # gives one side two plays in a turn: that is an error the sheet must still show).
+    sheet: dict[int, dict[str, list[dict[str, Any]]]] = {}
+    for ply in turns:
+        sheet.setdefault(ply["turn"] or 0, {}).setdefault(ply["side"], []).append(ply)
+    tags = _tags(game)
+    errors: list[dict[str, Any]] = []
+    if game.get("errors"):
+        try:
+            errors = [e for e in json.loads(game["errors"]) if isinstance(e, dict)]
+        except (TypeError, ValueError):
+            errors = []
+    if not errors and game.get("error"):
+        errors = [{"message": game["error"]}]
+    context = {
+        "database": name,
+        "game": game,
+        "tags": tags,
+        "errors": errors,
+        "sheet": sorted(sheet.items()),
+        "states": states,
+        "current": current,
+        "state": state,
+        "board_svg": Markup(diagram(state["key"], BOARD_WIDTH) or ""),
+        "white_url": player_url(datasette, name, game["white_id"])
+        if game.get("white_id") is not None
+        else None,
+        "black_url": player_url(datasette, name, game["black_id"])
+        if game.get("black_id") is not None
+        else None,
+        "row_url": f"{datasette.urls.table(name, 'games')}/{quote(game_id, safe='')}",
+        "script_url": datasette.urls.path("/-/jacquet/static/jacquet.js"),
+        "options": _options(game.get("options")),
+    }
+    return Response.html(
+        await datasette.render_template("jacquet/game.html", context, request=request)
+    )
+
+
+def _start_key(game: dict[str, Any]) -> str:
+    """The board of a game without a replayed play: its final key (the start, as stored)."""
+    return str(game.get("final_key") or Position.start().key())
+
+
+def _tags(game: dict[str, Any]) -> list[tuple[str, str]]:
+    """The record's tags in its own order (the ``tags`` JSON), else those kept as columns;
+    then what the archive worked out (the result by the rules, the status, the file)."""
+    tags: list[tuple[str, str]] = []
+    try:
+        stored = json.loads(game.get("tags") or "null")
+    except ValueError:
+        stored = None
+    if isinstance(stored, dict):
+        tags = [(str(name), str(value)) for name, value in stored.items()]
+    else:
+        for label, column in (
+            ("Event", "event"),
+            ("Site", "site"),
+            ("Date", "date"),
+            ("Round", "round"),
+            ("White", "white"),
+            ("Black", "black"),
+            ("Result", "result"),
+            ("Rules", "rules"),
+            ("Source", "source"),
+            ("Transcriber", "transcriber"),
+            ("Annotator", "annotator"),
+        ):
+            value = game.get(column)
+            if value is None and column in ("event", "source"):
+                value = game.get(f"{column}_name")
+            if value not in (None, ""):
+                tags.append((label, str(value)))
+    for label, column in (
+        ("Result by the rules", "computed_result"),
+        ("Status", "status"),
+        ("File", "file"),
+        ("Game in file", "game_index"),
+    ):
+        if game.get(column) not in (None, ""):
+            tags.append((label, str(game[column])))
+    return tags
+
+
+def _options(text: str | None) -> list[tuple[str, str]]:
+    if not text:
+        return []
+    try:
+        options = json.loads(text)
+    except ValueError:
+        return []
+    return sorted((str(k), str(v)) for k, v in options.items()) if isinstance(options, dict) else []
+
+
+async def position_view(datasette: Any, request: Any) -> Response:
+    db, name = await _archive(datasette, request, ("games", "turns"))
+    key = request.url_vars["key"]
+    svg = diagram(key, BOARD_WIDTH)
+    if svg is None:
+        raise NotFound(f"{key} is not a position key")
+    position = Position.from_key(key)
+    stored = await _rows(db, "select * from positions where key = ?", [key])
+    # Plays made from here, grouped by the roll and the position they reached (two spellings of
+    # one play reach one position); the points are from the mover's side.
+    plays = await _rows(
+        db,
+        "select t.dice, min(t.steps) as steps, t.key_after, count(*) as games, "
+        "sum(g.winner = t.side) as wins, sum(g.winner is not null and g.winner != t.side) "
+        "as losses, sum(case when g.winner = t.side then g.points else 0 end) as points_won, "
+        "sum(case when g.winner != t.side then g.points else 0 end) as points_lost "
+        "from turns t join games g on g.id = t.game_id "
+        "where t.key_before = ? and t.key_after is not null "
+        "group by t.dice, t.key_after order by games desc, t.dice, steps limit 500",
+        [key],
+    )
+    for play in plays:
+        play["url"] = position_url(datasette, name, play["key_after"])
+        play["dice_text"] = dice_text(play["dice"])
+        play["net"] = (play["points_won"] or 0) - (play["points_lost"] or 0)
+    try:
+        page = max(0, int(request.args.get("page", 0)))
+    except ValueError:
+        page = 0
+    games = await _rows(
+        db,
+        "select g.id, g.date, g.white, g.black, g.white_id, g.black_id, g.result, g.winner, "
+        "g.points, g.plies, r.ply from (select game_id, min(ply) as ply from ("
+        "  select game_id, ply from turns where key_after = :key"
+        "  union all select game_id, ply - 1 from turns where key_before = :key"
+        ") group by game_id order by game_id limit :limit offset :offset) r "
+        "join games g on g.id = r.game_id order by g.id",
+        {"key": key, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
+    )
+    more = len(games) > PAGE_ROWS
+    games = games[:PAGE_ROWS]
+    for game in games:
+        game["url"] = game_url(datasette, name, game["id"], game["ply"])
+        game["white_url"] = (
+            player_url(datasette, name, game["white_id"]) if game["white_id"] else None
+        )
+        game["black_url"] = (
+            player_url(datasette, name, game["black_id"]) if game["black_id"] else None
+        )
+    context = {
+        "database": name,
+        "key": key,
+        "position": position,
+        "turn": "White" if position.turn == "white" else "Black",
+        "stored": stored[0] if stored else None,
+        "board_svg": Markup(svg),
+        "plays": plays,
+        "games": games,
+        "page": page,
+        "more_url": f"{position_url(datasette, name, key)}?page={page + 1}" if more else None,
+        "less_url": f"{position_url(datasette, name, key)}?page={page - 1}" if page else None,
+        "pips": {side: position.pips(side) for side in ("white", "black")},
+        "off": {side: position.off(side) for side in ("white", "black")},
+        "turns_url": f"{datasette.urls.table(name, 'turns')}?key_before={quote(key)}",
+    }
+    return Response.html(
+        await datasette.render_template("jacquet/position.html", context, request=request)
+    )
+
+
+async def player_view(datasette: Any, request: Any) -> Response:
+    db, name = await _archive(datasette, request, ("games", "players"))
+    player_id = int(request.url_vars["player_id"])
+    players = await _rows(db, "select * from players where id = ?", [player_id])
+    if not players:
+        raise NotFound(f"No player {player_id} in {name}")
+    player = players[0]
+    # Two indexed halves (as White, as Black) rather than one OR over the whole table.
+    sides = await _rows(
+        db,
+        "select 'white' as side, count(*) as games, sum(winner = 'white') as wins, "
+        "sum(winner = 'black') as losses, "
+        "sum(case when winner = 'white' then points else 0 end) as points_won, "
+        "sum(case when winner = 'black' then points else 0 end) as points_lost "
+        "from games where white_id = :id union all "
+        "select 'black', count(*), sum(winner = 'black'), sum(winner = 'white'), "
+        "sum(case when winner = 'black' then points else 0 end), "
+        "sum(case when winner = 'white' then points else 0 end) "
+        "from games where black_id = :id",
+        {"id": player_id},
+    )
+    record = {
+        field: sum(side[field] or 0 for side in sides)
+        for field in ("games", "wins", "losses", "points_won", "points_lost")
+    }
+    record["unfinished"] = record["games"] - record["wins"] - record["losses"]
+    opponents = await _rows(
+        db,
+        "select opponent_id, max(opponent) as opponent, count(*) as games, "
+        "sum(won) as wins, sum(lost) as losses, sum(won_points) as points_won, "
+        "sum(lost_points) as points_lost from ("
+        " select black_id as opponent_id, black as opponent, winner = 'white' as won,"
+        "  winner = 'black' as lost,"
+        "  case when winner = 'white' then points else 0 end as won_points,"
+        "  case when winner = 'black' then points else 0 end as lost_points"
+        "  from games where white_id = :id"
+        " union all select white_id, white, winner = 'black', winner = 'white',"
+        "  case when winner = 'black' then points else 0 end,"
+        "  case when winner = 'white' then points else 0 end"
+        "  from games where black_id = :id"
+        ") group by opponent_id order by games desc, opponent limit 200",
+        {"id": player_id},
+    )
+    for opponent in opponents:
+        opponent["url"] = (
+            player_url(datasette, name, opponent["opponent_id"])
+            if opponent["opponent_id"] is not None
+            else None
+        )
+    try:
+        page = max(0, int(request.args.get("page", 0)))
+    except ValueError:
+        page = 0
+    games = await _rows(
+        db,
+        "select * from (select id, date, white, black, white_id, black_id, result, winner, "
+        "points, plies, rules, status from games where white_id = :id union "
+        "select id, date, white, black, white_id, black_id, result, winner, points, plies, "
+        "rules, status from games where black_id = :id) "
+        "order by date desc, id limit :limit offset :offset",
+        {"id": player_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
+    )
+    more = len(games) > PAGE_ROWS
+    games = games[:PAGE_ROWS]
+    for game in games:
+        game["url"] = game_url(datasette, name, game["id"])
+        mine = "white" if game["white_id"] == player_id else "black"
+        game["colour"] = "White" if mine == "white" else "Black"
+        opponent_id = game["black_id"] if mine == "white" else game["white_id"]
+        game["opponent"] = game["black"] if mine == "white" else game["white"]
+        game["opponent_url"] = (
+            player_url(datasette, name, opponent_id) if opponent_id is not None else None
+        )
+        game["outcome"] = (
+            "won" if game["winner"] == mine else "lost" if game["winner"] else "unfinished"
+        )
+    here = player_url(datasette, name, player_id)
+    context = {
+        "database": name,
+        "player": player,
+        "record": record,
+        "sides": sides,
+        "opponents": opponents,
+        "games": games,
+        "page": page,
+        "more_url": f"{here}?page={page + 1}" if more else None,
+        "less_url": f"{here}?page={page - 1}" if page else None,
+    }
+    return Response.html(
+        await datasette.render_template("jacquet/player.html", context, request=request)
+    )

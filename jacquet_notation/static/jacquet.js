@@ -1,0 +1,88 @@
+// The game page, better with JavaScript: arrow keys step through the game, the board is fetched
+// as SVG for each ply and the address keeps ?ply=N so that the link can be shared. Without this
+// script, the first/previous/next/last links do the same through plain page loads.
+(function () {
+  "use strict";
+  var section = document.getElementById("board");
+  var data = document.getElementById("jacquet-states");
+  if (!section || !data) { return; }
+  var states = JSON.parse(data.textContent);
+  var current = parseInt(section.getAttribute("data-current"), 10) || 0;
+  var last = states.length - 1;
+  var holder = section.querySelector(".jacquet-board-holder");
+  var cache = {};
+
+  function fetchBoard(key, url) {
+    if (!cache[key]) {
+      cache[key] = fetch(url).then(function (response) {
+        if (!response.ok) { throw new Error("board " + response.status); }
+        return response.text();
+      });
+    }
+    return cache[key];
+  }
+
+  function setLink(selector, index) {
+    var link = section.querySelector(selector);
+    if (link) { link.setAttribute("href", states[index].url + "#board"); }
+  }
+
+  function show(index, push) {
+    index = Math.max(0, Math.min(last, index));
+    var state = states[index];
+    current = index;
+    section.setAttribute("data-current", String(index));
+    section.querySelector(".jacquet-ply-number").textContent = String(index);
+    section.querySelector(".jacquet-dice").textContent = state.dice || "";
+    section.querySelector(".jacquet-caption").textContent = state.caption;
+    var permalink = section.querySelector(".jacquet-permalink");
+    permalink.setAttribute("href", state.url);
+    permalink.textContent = state.url;
+    var positionLink = section.querySelector(".jacquet-position-link");
+    positionLink.setAttribute("href", state.position_url);
+    positionLink.querySelector("code").textContent = state.key;
+    setLink("a.first", 0);
+    setLink("a.prev", Math.max(0, index - 1));
+    setLink("a.next", Math.min(last, index + 1));
+    setLink("a.last", last);
+    document.querySelectorAll(".jacquet-sheet-ply").forEach(function (link) {
+      link.classList.toggle("current", link.getAttribute("data-ply") === String(index));
+    });
+    if (push) { history.replaceState({ ply: index }, "", state.url + "#board"); }
+    fetchBoard(state.key, state.board).then(function (svg) {
+      if (current !== index) { return; }  // a later step won the race
+      holder.innerHTML = svg;
+      holder.setAttribute("data-key", state.key);
+    }).catch(function () {
+      window.location.href = state.url;  // fall back to the plain page
+    });
+    if (index < last) { fetchBoard(states[index + 1].key, states[index + 1].board); }
+  }
+
+  function step(event, index) {
+    event.preventDefault();
+    show(index, true);
+  }
+
+  section.querySelector("a.first").addEventListener("click", function (e) { step(e, 0); });
+  section.querySelector("a.prev").addEventListener("click", function (e) { step(e, current - 1); });
+  section.querySelector("a.next").addEventListener("click", function (e) { step(e, current + 1); });
+  section.querySelector("a.last").addEventListener("click", function (e) { step(e, last); });
+  document.querySelectorAll(".jacquet-sheet-ply").forEach(function (link) {
+    link.addEventListener("click", function (e) {
+      step(e, parseInt(link.getAttribute("data-ply"), 10));
+    });
+  });
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {
+      return;
+    }
+    if (event.key === "ArrowRight") { step(event, current + 1); }
+    else if (event.key === "ArrowLeft") { step(event, current - 1); }
+    else if (event.key === "Home") { step(event, 0); }
+    else if (event.key === "End") { step(event, last); }
+  });
+  if (current < last) { fetchBoard(states[current + 1].key, states[current + 1].board); }
+})();
