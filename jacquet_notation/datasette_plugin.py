@@ -280,6 +280,14 @@ async def _archive(datasette: Any, request: Any, tables: tuple[str, ...]) -> tup
     return db, name
 
 
+def _footer(datasette: Any, database: str) -> dict[str, Any]:
+    """The license and source lines of Datasette's footer, from the metadata."""
+    return {
+        key: datasette.metadata(key, database=database)
+        for key in ("license", "license_url", "source", "source_url", "about", "about_url")
+    }
+
+
 async def _rows(db: Any, sql: str, params: Any = None) -> list[dict[str, Any]]:
     result = await db.execute(sql, params or [])
     return [dict(row) for row in result.rows]
@@ -360,6 +368,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
     if not errors and game.get("error"):
         errors = [{"message": game["error"]}]
     context = {
+        "metadata": _footer(datasette, name),
         "database": name,
         "game": game,
         "tags": tags,
@@ -489,6 +498,7 @@ async def position_view(datasette: Any, request: Any) -> Response:
             player_url(datasette, name, game["black_id"]) if game["black_id"] else None
         )
     context = {
+        "metadata": _footer(datasette, name),
         "database": name,
         "key": key,
         "position": position,
@@ -587,6 +597,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
         )
     here = player_url(datasette, name, player_id)
     context = {
+        "metadata": _footer(datasette, name),
         "database": name,
         "player": player,
         "record": record,
