@@ -1,0 +1,60 @@
+"""The record values: what equality means, the canonical step, the match header."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from jacquet_notation.notation import parse_game
+from jacquet_notation.record import (
+    NO_SPAN,
+    GameRecord,
+    MatchHeader,
+    Move,
+    Span,
+    WrittenPlay,
+    point_name,
+)
+
+
+def test_equality_leaves_out_where_and_how_things_were_written() -> None:
+    a = parse_game('[Event "x"]\n1. 6-5: 24/18/13 2-0', "a.jqt")
+    b = parse_game('[Event "x"]\n\n\n1.   5-6:   24/18   18/13\n2-0', "b.jqt", index=7)
+    assert a == b
+    assert a.plays[0].span != b.plays[0].span and a.plays[0].text != b.plays[0].text
+    assert a.plays[0].moves[0].span != b.plays[0].moves[0].span
+    assert hash(a.plays[0].moves[0]) == hash(b.plays[0].moves[0])
+    assert a != parse_game('[Event "x"]\n1. 6-5: 24/13 2-0')  # combined is not chained
+
+
+def test_move_values() -> None:
+    move = Move(13, 7, count=2, hit=True, span=Span(1, 2, 1, 9))
+    assert (move.start, move.end, move.count, move.hit) == (13, 7, 2, True)
+    assert move == Move(13, 7, 2, True) and move != Move(13, 7, 2, False)
+    assert Move(24, 18).span == NO_SPAN
+    assert eval(repr(move)) == move  # a repr to paste back
+    assert [Move(25, 22).notation(), Move(6, 0).notation(), move.notation()] == [
+        "bar/22",
+        "6/off",
+        "13/7*(2)",
+    ]
+    assert [point_name(p) for p in (0, 1, 24, 25)] == ["off", "1", "24", "bar"]
+
+
+def test_written_play_is_frozen_and_knows_a_pass() -> None:
+    play = WrittenPlay("white", 1, (4, 4), (Move(13, 9, 2), Move(24, 20)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        play.turn = 2  # type: ignore[misc]
+    assert not play.is_pass and play.is_double
+    assert play.moves_as_pairs() == [(13, 9), (13, 9), (24, 20)]
+    assert WrittenPlay("black", 3, (6, 5)).is_pass
+    assert WrittenPlay("black", 3, None).is_pass
+
+
+def test_match_header_from_tags() -> None:
+    record = GameRecord(tags={"Match": "7", "Game": "3", "Score": "2-1"})
+    assert record.match_header() == MatchHeader(7, 3, (2, 1))
+    assert GameRecord(tags={"Match": "x"}).match_header() == MatchHeader(None, None, None)
+    assert GameRecord().match_header() is None
+    assert GameRecord().is_valid

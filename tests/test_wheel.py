@@ -1,0 +1,69 @@
+"""The grammar ships inside the wheel: build it, install it in a fresh venv, parse from outside."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SCRIPT = """
+import json, jacquet_notation, jacquet_notation.notation as n
+record = n.parse_game('[White "Émile"]\\n1. 6-5: 24/18/13 5-3: 24/27 2-0')
+print(json.dumps({
+    "package": jacquet_notation.__file__,
+    "grammar": str(n.grammar_file()),
+    "white": record.tags["White"],
+    "moves": [[m.start, m.end] for m in record.plays[0].moves],
+    "error": record.errors[0].message.splitlines()[0],
+}))
+"""
+
+
+@pytest.mark.slow
+def test_the_installed_wheel_parses_with_its_own_grammar(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist")]
+    if importlib.util.find_spec("hatchling") is not None:
+        command.append("--no-isolation")  # no network needed
+    subprocess.run([*command, str(ROOT)], check=True, capture_output=True, cwd=tmp_path)
+    (wheel,) = (tmp_path / "dist").glob("jacquet_notation-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "jacquet_notation/grammar/jacquet.lark" in names
+    assert "jacquet_notation/grammar/syntax_errors.json" in names
+
+    venv = tmp_path / "venv"
+    # The venv sees the test environment's packages (lark, click...) so nothing is downloaded;
+    # its own site-packages comes first, so the installed wheel shadows the source tree.
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
+        check=True,
+        capture_output=True,
+    )
+    python = venv / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = subprocess.run(
+        [str(python), "-c", SCRIPT],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+        env={"PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8"},
+    )
+    result = json.loads(run.stdout)
+    assert result["package"].startswith(str(venv)), result
+    assert result["grammar"].startswith(str(venv)), result
+    assert result["white"] == "Émile"
+    assert result["moves"] == [[24, 18], [18, 13]]
+    assert result["error"].startswith("expected a point from 1 to 24")
