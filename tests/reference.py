@@ -6,7 +6,7 @@ men). The tests compare the engine's plays with these on thousands of positions.
 
 from __future__ import annotations
 
-from jacquet_notation.position import Position, opposite_point, other
+from jacquet_notation.position import Position, opposite_point, other, pack
 from jacquet_notation.rules import Rules
 
 Counts = tuple[int, ...]  # 26: off, points 1..24 in the owner's numbering, bar
@@ -39,25 +39,28 @@ def reference_plays(position: Position, dice: tuple[int, int], rules: Rules) -> 
 
     explore(me0, opp0, tuple(sorted(all_dice)))
 
-    valid = [(me, opp, left) for me, opp, left in reached if structure_ok(me, opp, rules)]
-    if not valid:
+    # the most dice first; among plays of one die of a non-double, the higher die first
+    def rank(left: tuple[int, ...]) -> tuple[int, int]:
+        return (len(all_dice) - len(left), max(all_dice) not in left)
+
+    kept: list[tuple[Counts, Counts]] = []
+    for wanted in sorted({rank(left) for _, _, left in reached}, reverse=True):
+        kept = [
+            (me, opp)
+            for me, opp, left in reached
+            if rank(left) == wanted and structure_ok(me, opp, rules)
+        ]
+        if kept:
+            break
+    if not kept:
         kept = [(me0, opp0)]
-    else:
-        most = max(len(all_dice) - len(left) for _, _, left in valid)
-        kept_full = [v for v in valid if len(all_dice) - len(v[2]) == most]
-        if most == 1 and len(set(all_dice)) == 2:
-            high = max(all_dice)
-            with_high = [v for v in kept_full if high not in v[2]]
-            if with_high:
-                kept_full = with_high
-        kept = [(me, opp) for me, opp, _ in kept_full]
     if rules.bear_off == "rearmost":
         best = max(me[0] for me, _ in kept)
         kept = [(me, opp) for me, opp in kept if me[0] == best]
     result = set()
     for me, opp in kept:
         white, black = (me, opp) if side == "white" else (opp, me)
-        result.add(Position.from_counts(white, black, other(side)))
+        result.add(Position(pack(white), pack(black), other(side)))
     return result
 
 
@@ -118,13 +121,14 @@ def courier_point(me: Counts) -> int | None:
 def structure_ok(me: Counts, opp: Counts, rules: Rules) -> bool:
     """RULES.md's structural rules on a final position (blocks, Murray's limits)."""
     need = 2 if rules.hitting else 1
+    is_held = [count >= need for count in me]
 
     def held(point: int) -> bool:
-        return me[point] >= need
+        return is_held[point]
 
-    if rules.start_table_points is not None:
-        if sum(1 for p in range(19, 25) if held(p)) > rules.start_table_points:
-            return False
+    start_table = sum(1 for p in range(19, 25) if held(p))
+    if rules.start_table_points is not None and start_table > rules.start_table_points:
+        return False
     if rules.midpoint_men is not None and me[13] > rules.midpoint_men:
         return False
     if rules.blocks == "unrestricted":
@@ -142,26 +146,28 @@ def structure_ok(me: Counts, opp: Counts, rules: Rules) -> bool:
         return any(opp[r] > 0 for r in range(entry + 1, 26))
 
     blocks = []
-    for i in range(19):
-        window = route[i : i + 6]
-        if all(held(p) for p in window):
-            blocks.append(window)
+    run = 0  # held points in a row along the route, ending at route[i]
+    for i, point in enumerate(route):
+        run = run + 1 if held(point) else 0
+        if run >= 6:
+            blocks.append(route[i - 5 : i + 1])
     if rules.blocks in ("return-men", "variable"):
         returned = held(1) and (rules.return_men == 1 or held(2))
         for window in blocks:
             if still_to_pass(window[0]) and not returned:
                 return False
-            if rules.blocks == "variable" and window == [24, 23, 22, 21, 20, 19]:
-                if still_to_pass(24):
-                    return False
+            closes_start = window == [24, 23, 22, 21, 20, 19] and still_to_pass(24)
+            if rules.blocks == "variable" and closes_start:
+                return False
         return True
     # bouchon
     courier = courier_point(opp) if rules.courier else None
     for window in blocks:
-        if courier is not None:
-            # in my numbering, is the courier before the window on its route?
-            if courier == 25 or route.index(opposite_point(courier)) < route.index(window[0]):
-                return False
+        # in my numbering, is the opponent's courier before the window on its route?
+        if courier is not None and (
+            courier == 25 or route.index(opposite_point(courier)) < route.index(window[0])
+        ):
+            return False
         if window == [24, 23, 22, 21, 20, 19] and still_to_pass(24) and not held(1):
             return False
     return True
