@@ -137,6 +137,7 @@ class _Replayer:
         self.game = game
         self.record = game.record
         self.rules = game.rules
+        self.track_primes = game.rules.scoring == "marcia"
 
     def error(
         self,
@@ -188,9 +189,15 @@ class _Replayer:
                 else:
                     ply.play = play
                     ply.after = play.position
-                    for side in ("white", "black"):
-                        if not prime_seen[side] and holds_prime(play.position, side):
-                            prime_seen[side] = True
+                    # Only marcia scoring asks whether a prime was ever held; only the mover's
+                    # own play can make one (a hit removes a lone man, never one of a pair).
+                    mover = written.side
+                    if (
+                        self.track_primes
+                        and not prime_seen[mover]
+                        and holds_prime(play.position, mover)
+                    ):
+                        prime_seen[mover] = True
             if problem is not None:
                 ply.error = problem
                 errors.append(problem)

@@ -1,0 +1,171 @@
+"""Benchmark: parse + replay + validate throughput, against python-chess reading a PGN corpus.
+
+    python3 bench/validate.py [--games 10000]
+
+Both sides are measured in this run on the same machine: jacquet-notation validating seeded
+self-play games (one process, then ``--jobs 2``), and python-chess's ``chess.pgn.read_game``
+reading a PGN of random legal games with the same number of plies (each SAN move is parsed and
+checked for legality against the board, which is the chess counterpart of our validation).
+Peak memory (tracemalloc, in a fresh process) for 1,000 and for all the games shows streaming.
+
+Generated files are cached in bench/out/ (not committed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import chess
+import chess.pgn
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from jacquet_notation.generate import generate_records  # noqa: E402
+from jacquet_notation.notation import write_game  # noqa: E402
+from jacquet_notation.rules import Rules  # noqa: E402
+from jacquet_notation.validation import validate_paths  # noqa: E402
+
+OUT = ROOT / "bench" / "out"
+
+
+def _generate_part(args: tuple[int, int]) -> str:
+    games, seed = args
+    return "\n".join(write_game(r) for r in generate_records(games, seed, Rules.named("jacquet")))
+
+
+def jacquet_file(games: int) -> Path:
+    """Seeded self-play games in canonical notation (cached)."""
+    path = OUT / f"validate-{games}.jqt"
+    if not path.exists():
+        OUT.mkdir(parents=True, exist_ok=True)
+        parts = [(games // 10, seed) for seed in range(10)]
+        with ProcessPoolExecutor() as pool:
+            text = "\n".join(pool.map(_generate_part, parts))
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def count_plies(path: Path) -> int:
+    """Plays in the file, counted from the validation reports (no guessing from the text)."""
+    return sum(report.plies for report in validate_paths([str(path)], jobs=2))
+
+
+def chess_file(plies: int) -> Path:
+    """Random legal chess games, written by python-chess, with about ``plies`` plies in all."""
+    path = OUT / f"peer-{plies}.pgn"
+    if path.exists():
+        return path
+    rng = random.Random(1)
+    out = io.StringIO()
+    total = 0
+    number = 0
+    while total < plies:
+        board = chess.Board()
+        number += 1
+        while not board.is_game_over() and board.ply() < 160 and total < plies:
+            board.push(rng.choice(list(board.legal_moves)))
+            total += 1
+        game = chess.pgn.Game.from_board(board)
+        game.headers["Event"] = f"Random game {number}"
+        print(game, file=out, end="\n\n")
+    path.write_text(out.getvalue(), encoding="utf-8")
+    return path
+
+
+def time_jacquet(path: Path, jobs: int) -> tuple[float, int]:
+    start = time.perf_counter()
+    plies = 0
+    bad = 0
+    for report in validate_paths([str(path)], jobs=jobs):
+        plies += report.plies
+        bad += report.status != "valid"
+    elapsed = time.perf_counter() - start
+    assert bad == 0, f"{bad} generated games failed validation"
+    return elapsed, plies
+
+
+def time_chess(path: Path) -> tuple[float, int]:
+    start = time.perf_counter()
+    plies = 0
+    with path.open(encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            assert not game.errors, game.errors
+            plies += sum(1 for _ in game.mainline_moves())
+    return time.perf_counter() - start, plies
+
+
+_PEAK = """
+import sys, tracemalloc
+sys.path.insert(0, {root!r})
+from jacquet_notation.validation import validate_paths
+tracemalloc.start()
+n = sum(1 for _ in validate_paths([{path!r}], jobs=1))
+print(tracemalloc.get_traced_memory()[1])
+"""
+
+
+def peak_memory(path: Path) -> int:
+    code = _PEAK.format(root=str(ROOT), path=str(path))
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    return int(result.stdout.strip())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    args = parser.parse_args()
+
+    big = jacquet_file(args.games)
+    small = jacquet_file(1_000)
+    plies = count_plies(big)
+    pgn = chess_file(plies)
+
+    one_t, one_plies = time_jacquet(big, jobs=1)
+    two_t, _ = time_jacquet(big, jobs=2)
+    chess_t, chess_plies = time_chess(pgn)
+    peak_small = peak_memory(small)
+    peak_big = peak_memory(big)
+
+    one_rate = one_plies / one_t
+    two_rate = one_plies / two_t
+    chess_rate = chess_plies / chess_t
+    rows = [
+        ("jacquet validate, 1 process", one_plies, one_t, one_rate),
+        ("jacquet validate, --jobs 2", one_plies, two_t, two_rate),
+        ("python-chess read_game (peer)", chess_plies, chess_t, chess_rate),
+    ]
+    print(
+        f"{args.games} games, {big.stat().st_size / 1e6:.1f} MB; peer PGN {pgn.stat().st_size / 1e6:.1f} MB"
+    )
+    print(f"{'':32} {'plies':>9} {'seconds':>8} {'plies/s':>10} {'x peer':>7}")
+    for name, count, seconds, rate in rows:
+        print(f"{name:32} {count:9d} {seconds:8.2f} {rate:10.0f} {rate / chess_rate:7.2f}")
+    print(
+        f"peak memory (tracemalloc): 1,000 games {peak_small / 1e6:.1f} MB, "
+        f"{args.games:,} games {peak_big / 1e6:.1f} MB, ratio {peak_big / peak_small:.2f}"
+    )
+    print("targets: 1 process >= 1.00 x peer; --jobs 2 >= 1.70 x peer; memory ratio <= 1.20")
+    print(
+        json.dumps(
+            {
+                "one": one_rate / chess_rate,
+                "two": two_rate / chess_rate,
+                "memory": peak_big / peak_small,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
