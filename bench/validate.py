@@ -145,9 +145,8 @@ def main() -> None:
         ("jacquet validate, --jobs 2", one_plies, two_t, two_rate),
         ("python-chess read_game (peer)", chess_plies, chess_t, chess_rate),
     ]
-    print(
-        f"{args.games} games, {big.stat().st_size / 1e6:.1f} MB; peer PGN {pgn.stat().st_size / 1e6:.1f} MB"
-    )
+    size, peer_size = big.stat().st_size / 1e6, pgn.stat().st_size / 1e6
+    print(f"{args.games} games, {size:.1f} MB; peer PGN {peer_size:.1f} MB")
     print(f"{'':32} {'plies':>9} {'seconds':>8} {'plies/s':>10} {'x peer':>7}")
     for name, count, seconds, rate in rows:
         print(f"{name:32} {count:9d} {seconds:8.2f} {rate:10.0f} {rate / chess_rate:7.2f}")
