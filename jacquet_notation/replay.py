@@ -181,9 +181,10 @@ class _Replayer:
             problem = self._check_play(written, position, index, plays, offset)
             if problem is None:
                 try:
-                    play = validate_play(
-                        position, written.dice or (0, 0), _moves(written), self.rules
-                    )
+                    if written.dice is None:  # a checked pass: no roll could be played
+                        play = legal_plays(position, (6, 5), self.rules)[0]
+                    else:
+                        play = validate_play(position, written.dice, _moves(written), self.rules)
                 except IllegalPlayError as illegal:
                     problem = self._illegal(written, position, index, illegal, plays, offset)
                 else:
@@ -236,7 +237,19 @@ class _Replayer:
                 index,
             )
         if written.dice is None:
-            return self.error("no-dice", "a play without its dice", written.span, index)
+            # A pass written without its dice is only checkable when no roll at all could be
+            # played: then any roll was a pass. Otherwise the dice are needed.
+            if written.moves:
+                return self.error("no-dice", "a play without its dice", written.span, index)
+            playable = _playable_roll(position, self.rules)
+            if playable is not None:
+                return self.error(
+                    "no-dice",
+                    "a pass without its dice, where some rolls can be played "
+                    f"(e.g. {playable[0]}-{playable[1]}): write the dice, as in 6-6: pass",
+                    written.span,
+                    index,
+                )
         if index == 0 and self.rules.opening == "ordinary" and written.dice[0] == written.dice[1]:
             return self.error(
                 "double-opening",
@@ -315,6 +328,15 @@ class _Replayer:
                 f"a play of {_side_name(flipped.turn)}'s recorded under {_side_name(position.turn)}"
             )
         return None
+
+
+def _playable_roll(position: Position, rules: Rules) -> tuple[int, int] | None:
+    """A roll with at least one legal step from ``position``, if there is one."""
+    for high in range(6, 0, -1):
+        for low in range(high, 0, -1):
+            if any(play.steps for play in legal_plays(position, (high, low), rules)):
+                return (high, low)
+    return None
 
 
 def _pairs(pairs: Iterable[tuple[int, int]]) -> str:

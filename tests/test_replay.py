@@ -138,3 +138,14 @@ def test_play_after_the_end() -> None:
     nxt = f"{last.turn + 1}. 2-1: 6/4 5/4" if last.side == "black" else "2-1: 6/4 5/4"
     game = replay(parse_game(f"{body}\n{nxt} {result}"))
     assert [getattr(e, "kind", "") for e in game.errors] == ["play-after-end"]
+
+
+def test_pass_without_dice_is_refused_where_a_roll_can_be_played() -> None:
+    error = first_error("1. 6-5: 24/13 pass *")
+    assert error.kind == "no-dice"
+    assert "e.g. 6-6" in error.message
+
+
+def test_pass_with_dice_must_be_forced() -> None:
+    error = first_error("1. 6-5: 24/13 4-3: pass *")
+    assert error.kind == "illegal-play"
