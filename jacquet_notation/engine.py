@@ -17,7 +17,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .errors import IllegalPlayError, JacquetError
+from .errors import IllegalPlayError
 from .position import BAR, MEN, OFF, Position, Side, opposite_point, other
 from .rules import Rules
 
@@ -367,7 +367,7 @@ def _opponent_facts(opp: int, courier: bool) -> tuple[int, int]:
 def dice_steps(dice: Sequence[int], rules: Rules) -> list[int]:
     """The steps a roll gives: two dice, or a double's four (or n, squared) steps."""
     if len(dice) != 2 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
-        raise JacquetError(f"dice must be two numbers from 1 to 6, not {tuple(dice)!r}")
+        raise IllegalPlayError(f"dice must be two numbers from 1 to 6, not {tuple(dice)!r}")
     high, low = max(dice), min(dice)
     if high == low:
         return [high] * rules.double_steps[high]
@@ -778,11 +778,12 @@ def _realize(
     if complete is not None:
         return complete
     if best is None and not failures:
-        dice_text = "-".join(str(d) for d in sorted(set(dice), reverse=True)) or "no dice"
-        failures.append(
-            f"{_point_name(start)}/{_point_name(end)}: no die or dice left ({dice_text}) "
-            f"make {start - end} pips"
-        )
+        move = f"{_point_name(start)}/{_point_name(end)}"
+        if not dice:
+            failures.append(f"{move}: every die of the roll is already used")
+        else:
+            dice_text = ", ".join(str(d) for d in sorted(dice, reverse=True))
+            failures.append(f"{move}: no die or dice left ({dice_text}) make {start - end} pips")
     return best
 
 
