@@ -16,6 +16,7 @@ Pages (``DB`` is the database's route, as in Datasette's own URLs):
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
@@ -37,6 +38,7 @@ STATIC_FILES = {"jacquet.css": "text/css; charset=utf-8", "jacquet.js": "text/ja
 
 #: cell diagrams: small enough for a table row
 CELL_WIDTH = 132
+
 BOARD_WIDTH = 520
 #: rows listed on a page before a "more" link to Datasette's own table or query
 PAGE_ROWS = 50
@@ -78,6 +80,18 @@ def diagram(key: str, width: int = CELL_WIDTH) -> str | None:
     except (ValueError, IndexError):
         return None
     return board_svg(position, width=width, title=key)
+
+
+@lru_cache(maxsize=65536)
+def is_key(key: str) -> bool:
+    """True when ``key`` decodes to a position (checked, not drawn)."""
+    if not key or len(key) > 32:
+        return False
+    try:
+        Position.from_key(key)
+    except (ValueError, IndexError):
+        return False
+    return True
 
 
 def dice_text(dice: str | None) -> str:
@@ -157,12 +171,34 @@ def render_cell(
 
 
 def _diagram_cell(datasette: Any, database: str, key: str) -> Markup | None:
-    svg = diagram(key)
-    if svg is None:
+    """A small diagram linking to the position page, the key as its alternative text.
+
+    The drawing is an ``<img>`` of the board's SVG rather than the SVG itself: a table page
+    of fifty positions then costs the server nothing per cell, and the browser fetches each
+    drawing once (its URL never changes) and only when it scrolls into view.
+    """
+    if not is_key(key):
         return None
-    return Markup('<a class="jacquet-cell" href="{}" title="{}">{}</a>').format(
-        position_url(datasette, database, key), key, Markup(svg)
+    height = _cell_height()
+    return Markup(
+        '<a class="jacquet-cell" href="{}" title="{}"><img src="{}" alt="{}" width="{}" '
+        'height="{}" loading="lazy"></a>'
+    ).format(
+        position_url(datasette, database, key),
+        key,
+        datasette.urls.path(f"/-/jacquet/board/{key}.svg?width={CELL_WIDTH}"),
+        key,
+        CELL_WIDTH,
+        height,
     )
+
+
+@cache
+def _cell_height() -> int:
+    """The height of a cell's diagram: the drawing's own proportions at CELL_WIDTH."""
+    start = diagram(Position.start().key(), CELL_WIDTH) or ""
+    found = re.search(r'height="([0-9]+)"', start)
+    return int(found.group(1)) if found else CELL_WIDTH
 
 
 def _cell_link(

@@ -64,6 +64,11 @@ def build_datasette(
             "sql_time_limit_ms": time_limit_ms,
             # Immutable files never change: let browsers and proxies keep pages an hour.
             "default_cache_ttl": 3600,
+            # Suggesting facets tries a query per column on every table page: on a large
+            # archive that is most of the page's time, for suggestions the metadata makes.
+            "suggest_facets": False,
+            # Record texts are long: the table pages show their start, the game page all.
+            "truncate_cells_html": 160,
             **(settings or {}),
         },
         cors=False,

@@ -1,0 +1,354 @@
+"""Benchmark of the Datasette browser on a large archive: latency of the plugin's pages.
+
+A generated archive (100,000 games by default; built once, cached under ``bench/out/serve/``)
+is served on loopback by a real ``datasette`` subprocess, with the project's metadata and the
+plugin loaded through its entry point, read-only and with the SQL time limit, as
+``jacquet serve`` runs it. For each page kind, N clients (threads with keep-alive HTTP
+connections) request pages for S seconds; the median and 95th percentile are printed side by
+side with Datasette's own plain table page on the same archive (the floor).
+
+Targets (issue 6): p95 <= 150 ms on every page, and each of the project's pages at most twice the
+plain table page.
+
+    python3 bench/serve.py                    # 100,000 games, 4 clients, 30 s per page kind
+    python3 bench/serve.py --games 20000 --seconds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from jacquet_notation.generate import generate_records  # noqa: E402
+from jacquet_notation.notation import write_game  # noqa: E402
+from jacquet_notation.rules import Rules  # noqa: E402
+
+OUT = ROOT / "bench" / "out" / "serve"
+GAMES_PER_FILE = 1000
+#: rulesets of the generated collection, by weight (Murray's hitting game is long: fewer)
+RULESETS = [
+    ("jacquet", 10),
+    ("jacquet-variable", 2),
+    ("bouchon", 2),
+    ("spanish", 2),
+    ("versailles", 2),
+    ("five-max", 1),
+    ("jacquet-unrestricted", 1),
+    ("murray", 1),
+]
+FIRST = [
+    "Jean",
+    "Marie",
+    "Louis",
+    "Anne",
+    "Pierre",
+    "Claire",
+    "Henri",
+    "Sophie",
+    "Paul",
+    "Jeanne",
+    "Jacques",
+    "Louise",
+    "Charles",
+    "Hélène",
+    "Émile",
+    "Camille",
+    "Victor",
+    "Adèle",
+    "Gustave",
+    "Berthe",
+]
+LAST = [
+    "Dupré",
+    "Martin",
+    "Bernard",
+    "Dubois",
+    "Moreau",
+    "Laurent",
+    "Simon",
+    "Michel",
+    "Lefèvre",
+    "Leroy",
+    "Roux",
+    "David",
+    "Bertrand",
+    "Morel",
+    "Fournier",
+    "Girard",
+    "Bonnet",
+    "Dupont",
+    "Lambert",
+    "Fontaine",
+]
+CLUBS = [
+    "Cercle de Versailles",
+    "Café de la Régence",
+    "Club de Lyon",
+    "Salon Marseillais",
+    "Cercle de Bordeaux",
+    "Société de Nantes",
+    "Club de Lille",
+    "Café Procope",
+]
+
+
+def _ruleset(part: int) -> str:
+    names = [name for name, weight in RULESETS for _ in range(weight)]
+    return names[part % len(names)]
+
+
+def write_part(args: tuple[Path, int]) -> Path:
+    """One file of GAMES_PER_FILE generated games, with players, events and dates of a club."""
+    folder, part = args
+    path = folder / f"part-{part:04d}.jqt"
+    if path.exists():
+        return path
+    rng = random.Random(part)
+    rules = Rules.named(_ruleset(part))
+    texts = []
+    for record in generate_records(GAMES_PER_FILE, 1000 + part, rules, "random"):
+        white, black = rng.sample(range(len(FIRST) * len(LAST)), 2)
+        record.tags["White"] = f"{FIRST[white % 20]} {LAST[white // 20]}"
+        record.tags["Black"] = f"{FIRST[black % 20]} {LAST[black // 20]}"
+        year = rng.randint(1800, 1950)
+        record.tags["Event"] = f"{rng.choice(CLUBS)} {year}"
+        month = rng.choice(["??", *(f"{m:02d}" for m in range(1, 13))])
+        record.tags["Date"] = f"{year}.{month}.??"
+        texts.append(write_game(record))
+    partial = path.with_suffix(".tmp")
+    partial.write_text("\n\n".join(texts) + "\n", encoding="utf-8")
+    partial.rename(path)
+    return path
+
+
+def build(games: int, jobs: int) -> Path:
+    """The cached archive of ``games`` generated games (generated and imported once)."""
+    from jacquet_notation.archive import import_paths
+
+    folder = OUT / f"records-{games}"
+    folder.mkdir(parents=True, exist_ok=True)
+    db = OUT / f"archive-{games}.db"
+    parts = [(folder, part) for part in range((games + GAMES_PER_FILE - 1) // GAMES_PER_FILE)]
+    started = time.perf_counter()
+    with multiprocessing.Pool(jobs) as pool:
+        files = [str(path) for path in pool.imap(write_part, parts)]
+    generated = time.perf_counter()
+    print(f"records: {len(files)} files in {generated - started:.0f} s", file=sys.stderr)
+    done = [0]
+
+    def progress(count: int) -> None:
+        done[0] += count
+        if done[0] % 10000 < count:
+            print(f"  imported {done[0]} games", file=sys.stderr)
+
+    summary = import_paths(db, files, progress=progress)
+    print(
+        f"archive: {summary.games} games read, {summary.skipped_files} files unchanged, "
+        f"in {time.perf_counter() - generated:.0f} s; {db.stat().st_size / 1e9:.2f} GB",
+        file=sys.stderr,
+    )
+    connection = sqlite3.connect(db)
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    return db
+
+
+# -- the server and the clients ------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_datasette(db: Path, port: int) -> subprocess.Popen[bytes]:
+    """``datasette -i DB`` with the project's metadata and time limit (the plugin loads itself)."""
+    from jacquet_notation.commands.serve import DEFAULT_TIME_LIMIT_MS
+    from jacquet_notation.metadata import archive_metadata
+
+    metadata = OUT / f"{db.stem}-metadata.json"
+    metadata.write_text(json.dumps(archive_metadata(db.stem)), encoding="utf-8")
+    datasette = Path(sys.executable).with_name("datasette")
+    command = [str(datasette)] if datasette.exists() else [sys.executable, "-m", "datasette"]
+    process = subprocess.Popen(
+        [
+            *command,
+            "serve",
+            "-i",
+            str(db),
+            "--metadata",
+            str(metadata),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--setting",
+            "sql_time_limit_ms",
+            str(DEFAULT_TIME_LIMIT_MS),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"datasette exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/-/versions.json", timeout=5):
+                return process
+        except OSError:
+            time.sleep(0.5)
+    process.kill()
+    raise SystemExit("datasette did not start")
+
+
+def load(
+    port: int, paths: Callable[[random.Random], str], clients: int, seconds: float
+) -> tuple[list[float], int]:
+    """``clients`` threads requesting ``paths(rng)`` for ``seconds``: latencies (s), errors."""
+    latencies: list[float] = []
+    errors = [0]
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+
+    def client(number: int) -> None:
+        rng = random.Random(number)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        mine: list[float] = []
+        while time.monotonic() < stop:
+            path = paths(rng)
+            began = time.perf_counter()
+            try:
+                connection.request("GET", path)
+                response = connection.getresponse()
+                response.read()
+                ok = response.status == 200
+            except OSError:
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                ok = False
+            mine.append(time.perf_counter() - began)
+            if not ok:
+                with lock:
+                    errors[0] += 1
+        connection.close()
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return latencies, errors[0]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--build-only", action="store_true")
+    args = parser.parse_args()
+
+    db = build(args.games, args.jobs)
+    if args.build_only:
+        return
+    connection = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    name = db.stem
+    games = [
+        row[0]
+        for row in connection.execute(
+            "select id from games where status = 'valid' order by random() limit 2000"
+        )
+    ]
+    plies = dict(
+        connection.execute(
+            f"select id, plies from games where id in ({','.join('?' * len(games))})", games
+        )
+    )
+    # positions a collector looks up: early and middle positions of random games, each reached
+    # by one game or by thousands (the first plies)
+    positions = [
+        row[0]
+        for row in connection.execute(
+            "select key_after from turns where game_id in "
+            f"({','.join('?' * 200)}) and ply <= 12 and key_after is not null",
+            games[:200],
+        )
+    ]
+    players = [row[0] for row in connection.execute("select id from players")]
+    years = [
+        row[0]
+        for row in connection.execute("select distinct year from games where year is not null")
+    ]
+    total = connection.execute("select count(*) from games").fetchone()[0]
+    turns = connection.execute("select max(rowid) from turns").fetchone()[0]
+    connection.close()
+
+    kinds: list[tuple[str, Callable[[random.Random], str]]] = [
+        ("plain table page (floor)", lambda rng: f"/{name}/players"),
+        (
+            "game page",
+            lambda rng: f"/{name}/-/game/{(g := rng.choice(games))}?ply={rng.randint(0, plies[g])}",
+        ),
+        ("position page", lambda rng: f"/{name}/-/position/{rng.choice(positions)}"),
+        ("player page", lambda rng: f"/{name}/-/player/{rng.choice(players)}"),
+        ("faceted games table", lambda rng: f"/{name}/games?year={rng.choice(years)}&_facet=event"),
+        ("games table, all facets", lambda rng: f"/{name}/games"),
+    ]
+    port = free_port()
+    process = start_datasette(db, port)
+    try:
+        for _, paths in kinds:  # warm up: the OS cache and Datasette's first queries
+            load(port, paths, 1, 2)
+        print(
+            f"\n{total} games, {turns} turns; {args.clients} clients, {args.seconds:.0f} s per "
+            f"page kind; datasette on loopback (immutable, time limit)\n"
+        )
+        print(
+            f"{'page':<28}{'requests':>9}{'errors':>7}{'median ms':>11}{'p95 ms':>9}"
+            f"{'p95 / floor':>13}"
+        )
+        floor = None
+        for label, paths in kinds:
+            latencies, errors = load(port, paths, args.clients, args.seconds)
+            median = statistics.median(latencies) * 1000
+            p95 = percentile(latencies, 0.95) * 1000
+            if floor is None:
+                floor = p95
+            print(
+                f"{label:<28}{len(latencies):>9}{errors:>7}{median:>11.1f}{p95:>9.1f}"
+                f"{p95 / floor:>12.2f}x"
+            )
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
