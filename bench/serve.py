@@ -142,7 +142,8 @@ def build(games: int, jobs: int) -> Path:
     """The cached archive of ``games`` generated games (generated and imported once)."""
     from jacquet_notation.archive import import_paths
 
-    folder = OUT / f"records-{games}"
+    # parts are shared between sizes: the first 20 of a 100,000-game run make the 20,000 one
+    folder = OUT / "records"
     folder.mkdir(parents=True, exist_ok=True)
     db = OUT / f"archive-{games}.db"
     parts = [(folder, part) for part in range((games + GAMES_PER_FILE - 1) // GAMES_PER_FILE)]
@@ -181,7 +182,7 @@ def free_port() -> int:
 
 def start_datasette(db: Path, port: int) -> subprocess.Popen[bytes]:
     """``datasette -i DB`` with the project's metadata and time limit (the plugin loads itself)."""
-    from jacquet_notation.commands.serve import DEFAULT_TIME_LIMIT_MS
+    from jacquet_notation.commands.serve import serve_settings
     from jacquet_notation.metadata import archive_metadata
 
     metadata = OUT / f"{db.stem}-metadata.json"
@@ -200,9 +201,15 @@ def start_datasette(db: Path, port: int) -> subprocess.Popen[bytes]:
             "127.0.0.1",
             "--port",
             str(port),
-            "--setting",
-            "sql_time_limit_ms",
-            str(DEFAULT_TIME_LIMIT_MS),
+            *(
+                part
+                for name, value in serve_settings().items()
+                for part in (
+                    "--setting",
+                    name,
+                    str(int(value) if isinstance(value, bool) else value),
+                )
+            ),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -513,16 +513,7 @@ async def position_view(datasette: Any, request: Any) -> Response:
         page = max(0, int(request.args.get("page", 0)))
     except ValueError:
         page = 0
-    games = await _rows(
-        db,
-        "select g.id, g.date, g.white, g.black, g.white_id, g.black_id, g.result, g.winner, "
-        "g.points, g.plies, r.ply from (select game_id, min(ply) as ply from ("
-        "  select game_id, ply from turns where key_after = :key"
-        "  union all select game_id, ply - 1 from turns where key_before = :key"
-        ") group by game_id order by game_id limit :limit offset :offset) r "
-        "join games g on g.id = r.game_id order by g.id",
-        {"key": key, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
-    )
+    games = await _games_reaching(db, key, page * PAGE_ROWS, PAGE_ROWS + 1)
     more = len(games) > PAGE_ROWS
     games = games[:PAGE_ROWS]
     for game in games:
@@ -553,6 +544,47 @@ async def position_view(datasette: Any, request: Any) -> Response:
     return Response.html(
         await datasette.render_template("jacquet/position.html", context, request=request)
     )
+
+
+async def _games_reaching(db: Any, key: str, offset: int, limit: int) -> list[dict[str, Any]]:
+    """Games whose main line reaches ``key``, with the ply where it first does (0: the start).
+
+    Read in index order (turns' rowid, the order of import) rather than sorted, so that the
+    start position, reached by every game, costs a page of rows and not the whole archive.
+    """
+    wanted = offset + limit
+    found = await _rows(
+        db,
+        "select game_id, ply from turns where key_after = :key order by rowid limit :n",
+        {"key": key, "n": wanted * 2},
+    )
+    if len(found) < wanted * 2:
+        # nothing before ply 1 reaches a position: only a start position is reached at ply 0
+        found += await _rows(
+            db,
+            "select game_id, 0 as ply from turns where key_before = :key and ply = 1 "
+            "order by rowid limit :n",
+            {"key": key, "n": wanted},
+        )
+    first: dict[str, int] = {}
+    for row in found:
+        if row["game_id"] not in first or row["ply"] < first[row["game_id"]]:
+            first[row["game_id"]] = row["ply"]
+    chosen = list(first.items())[offset : offset + limit]
+    if not chosen:
+        return []
+    rows = await _rows(
+        db,
+        "select id, date, white, black, white_id, black_id, result, winner, points, plies "
+        f"from games where id in ({', '.join('?' * len(chosen))})",
+        [game_id for game_id, _ in chosen],
+    )
+    by_id = {row["id"]: row for row in rows}
+    games = []
+    for game_id, ply in chosen:
+        if game_id in by_id:
+            games.append({**by_id[game_id], "ply": ply})
+    return games
 
 
 async def player_view(datasette: Any, request: Any) -> Response:

@@ -7,18 +7,22 @@ skipped on a workstation but fail under CI, where ``scripts/test.sh`` installs i
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_datasette import EVIL, TRICKY, build_archive, make_corpus, query
+from test_datasette import (
+    EVIL,
+    TRICKY,
+    build_archive,
+    free_port,
+    jacquet_command,
+    make_corpus,
+    query,
+    wait_until_up,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -43,34 +47,6 @@ def _need_chromium() -> None:
     if os.environ.get("CI", "").lower() in ("true", "1"):
         pytest.fail(message)
     pytest.skip(message)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def jacquet_command() -> list[str]:
-    """The installed ``jacquet`` script, or the same entry point through this interpreter."""
-    script = shutil.which("jacquet")
-    if script:
-        return [script]
-    return [sys.executable, "-c", "from jacquet_notation.cli import main; main()"]
-
-
-def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"the server exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"{url} did not answer within {seconds} s")
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,15 @@ import hashlib
 import json
 import re
 import shutil
+import socket
 import sqlite3
-from collections.abc import Iterable
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -218,6 +225,65 @@ def write_archive(path: Path, records: Iterable[GameRecord]) -> None:
 
 def generated(games: int, seed: int = 7) -> list[GameRecord]:
     return list(generate_records(games, seed, Rules.named("jacquet")))
+
+
+# -- a real server ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def jacquet_command() -> list[str]:
+    """The installed ``jacquet`` script, or the same entry point through this interpreter."""
+    script = shutil.which("jacquet")
+    if script:
+        return [script]
+    return [sys.executable, "-c", "from jacquet_notation.cli import main; main()"]
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            output = process.stdout.read().decode() if process.stdout else ""
+            raise AssertionError(f"the server exited with {process.returncode}: {output}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"{url} did not answer within {seconds} s")
+
+
+@contextmanager
+def serving(args: list[str], cwd: Path, database: str) -> Iterator[str]:
+    """``jacquet serve ARGS`` on a free port, run from ``cwd``; the database's base URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [*jacquet_command(), "serve", *args, "--port", str(port)],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/-/versions.json", process)
+        yield f"http://127.0.0.1:{port}/{database}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def fetch_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return json.loads(response.read())
 
 
 # -- fixtures ------------------------------------------------------------------------------------
@@ -616,3 +682,48 @@ def test_serve_help_metadata_and_errors(tmp_path: Path, archive: Path) -> None:
     ]
     result = runner.invoke(main, ["serve", str(archive), str(tmp_path)])
     assert result.exit_code == 2 and "not both" in result.output
+
+
+def test_serve_records_imports_into_the_default_archive_then_updates_it(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    make_corpus(records)
+    work = tmp_path / "work"
+    work.mkdir()
+    with serving([str(records)], work, "jacquet-archive") as base:
+        games = fetch_json(f"{base}/games.json?_shape=array&_size=max&_col=id")
+        assert len(games) == 14  # 12 generated, the hostile one, the broken one
+        page_html = urllib.request.urlopen(f"{base}/-/game/{games[0]['id']}").read().decode()
+        assert "jacquet-board" in page_html
+    db = work / "jacquet-archive.db"
+    assert db.exists()
+    imports = query(db, "select * from imports order by id")
+    assert len(imports) == 3
+    # a new file: the next run adds it and keeps everything else as it was
+    more = generated(3, seed=12345)
+    (records / "more.jqt").write_text(
+        "\n\n".join(write_game(record) for record in more) + "\n", encoding="utf-8"
+    )
+    with serving([str(records)], work, "jacquet-archive") as base:
+        count = fetch_json(f"{base}/games.json?_shape=array&_size=max&_col=id")
+        assert len(count) == 17
+    after = query(db, "select * from imports order by id")
+    assert [dict(row) for row in after[:3]] == [dict(row) for row in imports]
+    assert len(after) == 4
+
+
+def test_serve_an_archive_read_only(tmp_path: Path, archive: Path) -> None:
+    copy = tmp_path / "copy.db"
+    shutil.copy(archive, copy)
+    before = copy.read_bytes()
+    with serving([str(copy)], tmp_path, "copy") as base:
+        response = fetch_json(f"{base}.json?sql=select+count(*)+as+n+from+games&_shape=array")
+        assert response == [{"n": len(query(archive, "select id from games"))}]
+        try:
+            urllib.request.urlopen(f"{base}.json?sql=delete+from+games")
+        except urllib.error.HTTPError as error:
+            assert error.code == 400
+        else:
+            raise AssertionError("a DELETE was accepted")
+        databases = fetch_json(f"{base.rsplit('/', 1)[0]}/-/databases.json")
+        assert [(d["name"], d["is_mutable"]) for d in databases] == [("copy", False)]
+    assert copy.read_bytes() == before

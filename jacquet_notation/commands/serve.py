@@ -56,23 +56,26 @@ def build_datasette(
 
     from ..metadata import archive_metadata
 
-    name = Path(db).stem
     return Datasette(
         immutables=[os.fspath(db)],
-        metadata=archive_metadata(name),
-        settings={
-            "sql_time_limit_ms": time_limit_ms,
-            # Immutable files never change: let browsers and proxies keep pages an hour.
-            "default_cache_ttl": 3600,
-            # Suggesting facets tries a query per column on every table page: on a large
-            # archive that is most of the page's time, for suggestions the metadata makes.
-            "suggest_facets": False,
-            # Record texts are long: the table pages show their start, the game page all.
-            "truncate_cells_html": 160,
-            **(settings or {}),
-        },
+        metadata=archive_metadata(Path(db).stem),
+        settings={**serve_settings(time_limit_ms), **(settings or {})},
         cors=False,
     )
+
+
+def serve_settings(time_limit_ms: int = DEFAULT_TIME_LIMIT_MS) -> dict[str, Any]:
+    """The Datasette settings ``jacquet serve`` runs with (also ``--setting`` pairs by hand)."""
+    return {
+        "sql_time_limit_ms": time_limit_ms,
+        # Immutable files never change: let browsers and proxies keep pages an hour.
+        "default_cache_ttl": 3600,
+        # Suggesting facets tries a query per column on every table page: on a large
+        # archive that is most of the page's time, for suggestions the metadata makes.
+        "suggest_facets": False,
+        # Record texts are long: the table pages show their start, the game page all.
+        "truncate_cells_html": 160,
+    }
 
 
 def archive_records(db: str, paths: Sequence[str], encoding: str) -> None:
