@@ -1,0 +1,175 @@
+"""``jacquet export`` (records to XML and an HTML score sheet) and ``jacquet import-xml``.
+
+Both write to a temporary file beside the target and rename it only when everything has been
+written, so that an error (a malformed document, a file that cannot be read) leaves nothing
+half-written; ``-`` (stdout) gets the output only once it is complete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO
+
+import click
+
+from ..errors import JacquetError, NotationError
+from ..notation import read_games
+from ..record import GameRecord
+from ..rules import RULESET_NAMES, Rules
+from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, CleanError, domain_errors
+
+
+@contextlib.contextmanager
+def atomic_output(target: str) -> Iterator[IO[bytes]]:
+    """A binary file that becomes ``target`` (or goes to stdout for ``-``) only on success."""
+    if target == "-":
+        with tempfile.TemporaryFile() as spool:
+            yield spool
+            spool.seek(0)
+            shutil.copyfileobj(spool, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        return
+    folder = os.path.dirname(os.path.abspath(target))
+    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
+        dir=folder, prefix=f".{os.path.basename(target)}.", suffix=".part", delete=False
+    )
+    try:
+        with handle:
+            yield handle
+        # A temporary file is private (0600); the result gets the mode any new file would get.
+        os.chmod(handle.name, _new_file_mode(target))
+        os.replace(handle.name, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(handle.name)
+        raise
+
+
+def _new_file_mode(target: str) -> int:
+    try:
+        return os.stat(target).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _records(paths: Sequence[str], encoding: str) -> Iterator[GameRecord]:
+    """Every game of every file named (folders read as ``jacquet validate`` reads them)."""
+    from ..validation import RECORD_SUFFIXES, record_files
+
+    for entry in record_files(paths):
+        if not isinstance(entry, str):
+            suffixes = ", ".join(RECORD_SUFFIXES)
+            raise JacquetError(f"no record files ({suffixes}) in this folder", file=entry.path)
+        if entry == "-":
+            yield from read_games(sys.stdin.buffer, "<stdin>", encoding=encoding)
+            continue
+        count = 0
+        for record in read_games(Path(entry), entry, encoding=encoding):
+            count += 1
+            yield record
+        if count == 0:
+            raise NotationError("no game records in this file", file=entry)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--xml", "xml_out", metavar="OUT.xml", help="Write the XML document here (- for stdout)."
+)
+@click.option("--html", "html_out", metavar="OUT.html", help="Write the HTML score sheet here.")
+@click.option("--rules", "ruleset", type=click.Choice(RULESET_NAMES), help="Force a ruleset.")
+@click.option("--encoding", default="utf-8", show_default=True, help="e.g. latin-1.")
+@click.option(
+    "--no-source-text",
+    is_flag=True,
+    help="Leave out each game's text as found (an unreadable game keeps it).",
+)
+def export(
+    paths: tuple[str, ...],
+    xml_out: str | None,
+    html_out: str | None,
+    ruleset: str | None,
+    encoding: str,
+    no_source_text: bool,
+) -> None:
+    """Export every game of PATHS (files, folders, or - for stdin) as XML and/or HTML.
+
+    The XML follows the schema shipped in the package (namespace urn:jacquet-notation:games:1,
+    see docs/xml.md); every game is exported, invalid and unreadable ones with their errors.
+    The HTML is the score sheet made from it by the shipped XSLT stylesheet. Exit 0 when every
+    game is valid, 1 when any is invalid or unreadable (the export is written all the same), 2
+    for a usage or I/O error (nothing is written).
+
+    \b
+    Example:
+      jacquet export --xml games.xml corpus/valid
+      jacquet export --xml - --html sheet.html --rules murray games.jqt
+    """
+    from .. import xml as xmlio
+
+    if xml_out is None and html_out is None:
+        raise CleanError("nothing to do: give --xml OUT.xml and/or --html OUT.html", EXIT_USAGE)
+    if xml_out == "-" and html_out == "-":
+        raise CleanError("--xml and --html cannot both go to stdout", EXIT_USAGE)
+    with domain_errors(EXIT_USAGE):
+        rules = Rules.named(ruleset) if ruleset else None
+        with contextlib.ExitStack() as stack:
+            if xml_out is not None:
+                xml_file = stack.enter_context(atomic_output(xml_out))
+            else:
+                xml_file = stack.enter_context(tempfile.TemporaryFile())
+            counts = xmlio.write_xml(
+                _records(paths, encoding), xml_file, rules=rules, source_text=not no_source_text
+            )
+            if html_out is not None:
+                xml_file.flush()
+                xml_file.seek(0)
+                document = xmlio.parse_document(xml_file)
+                html = stack.enter_context(atomic_output(html_out))
+                html.write(xmlio.scoresheet(document))
+    click.echo(
+        f"{counts.games} games exported: {counts.valid} valid, {counts.invalid} invalid, "
+        f"{counts.unreadable} unreadable",
+        err=True,
+    )
+    sys.exit(EXIT_INVALID if counts.invalid or counts.unreadable else EXIT_OK)
+
+
+@click.command("import-xml")
+@click.argument("document", metavar="FILE.xml")
+@click.option("-o", "--output", default="-", show_default=True, help="Where to write the records.")
+@click.option("--no-validate", is_flag=True, help="Skip the schema check (not the safety checks).")
+def import_xml(document: str, output: str, no_validate: bool) -> None:
+    """Read a jacquet-notation XML document back into records, in canonical notation.
+
+    A game that could not be read when it was exported is written back as its original text.
+    A malformed document, one refused for safety (a DTD, an entity, too deep), or one that does
+    not follow the schema stops with file:line:col and exit 1, and nothing is written; exit 2
+    for a usage or I/O error.
+
+    \b
+    Example:
+      jacquet import-xml games.xml -o games.jqt
+    """
+    from .. import xml as xmlio
+
+    with domain_errors(EXIT_USAGE), atomic_output(output) as out:
+        source = sys.stdin.buffer if document == "-" else document
+        name = "<stdin>" if document == "-" else document
+        first = True
+        try:
+            for record in xmlio.read_xml(source, name, validate=not no_validate):
+                if not first:
+                    out.write(b"\n")
+                first = False
+                out.write(xmlio.record_text(record).encode("utf-8"))
+        except xmlio.XmlError as error:
+            raise CleanError(str(error).splitlines()[0], EXIT_INVALID) from error
