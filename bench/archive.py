@@ -1,0 +1,169 @@
+"""Benchmark: importing generated games into the SQLite archive, beside its two peers.
+
+    python3 bench/archive.py [--games 20000] [--corpus FILE]
+
+Measured in this run, on the same file of seeded self-play games (generated into a temporary
+file with ``generate_records`` and ``write_game``, unless ``--corpus`` names one):
+
+- parse + validate alone (``read_games`` then ``validation.report_record``, one process): what
+  the archive cannot avoid; the archive's overhead is measured against it (target: <= 30%);
+- ``archive.import_paths`` into a new archive: games/s and rows/s;
+- a bare ``sqlite3.executemany`` of the same rows (read back from the archive) into tables
+  without indexes, keys or search: the floor for writing those rows;
+- re-importing the unchanged file (skipped by its sha256; target: >= 20 times faster);
+- the archive's size per game, after a checkpoint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from jacquet_notation.archive import import_paths  # noqa: E402
+from jacquet_notation.generate import generate_records  # noqa: E402
+from jacquet_notation.notation import read_games, write_game  # noqa: E402
+from jacquet_notation.rules import Rules  # noqa: E402
+from jacquet_notation.validation import report_record  # noqa: E402
+
+PART = 500
+TABLES = ("games", "turns", "positions", "occurrences")
+
+
+def _generate_part(args: tuple[int, int]) -> str:
+    """The canonical text of ``count`` games of one seed (a process per part)."""
+    count, seed = args
+    records = generate_records(count, seed, Rules.named("jacquet"), "random")
+    return "\n".join(write_game(record) for record in records)
+
+
+def generate(path: Path, games: int) -> None:
+    parts = [(min(PART, games - start), 1818 + start) for start in range(0, games, PART)]
+    with ProcessPoolExecutor() as pool, open(path, "w", encoding="utf-8") as out:
+        for number, text in enumerate(pool.map(_generate_part, parts)):
+            if number:
+                out.write("\n")
+            out.write(text)
+
+
+def parse_and_validate(path: Path) -> tuple[float, int]:
+    began = time.perf_counter()
+    games = 0
+    for record in read_games(path):
+        report_record(record)
+        games += 1
+    return time.perf_counter() - began, games
+
+
+def archive(db: Path, path: Path) -> float:
+    began = time.perf_counter()
+    import_paths(db, [str(path)])
+    return time.perf_counter() - began
+
+
+def count_rows(db: Path) -> dict[str, int]:
+    with sqlite3.connect(db) as conn:
+        names = [
+            name
+            for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%_fts%' "
+                "AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        return {name: conn.execute(f"SELECT count(*) FROM {name}").fetchone()[0] for name in names}
+
+
+def floor(db: Path, folder: Path) -> tuple[float, int]:
+    """A bare executemany of the archive's rows into plain tables, one transaction."""
+    source = sqlite3.connect(db)
+    data = {}
+    schemas = {}
+    for table in TABLES:
+        cursor = source.execute(f"SELECT * FROM {table}")
+        schemas[table] = [column[0] for column in cursor.description]
+        data[table] = cursor.fetchall()
+    source.close()
+    target_path = folder / "floor.db"
+    target = sqlite3.connect(target_path)
+    target.execute("PRAGMA journal_mode = wal")
+    target.execute("PRAGMA synchronous = NORMAL")
+    for table, columns in schemas.items():
+        target.execute(f"CREATE TABLE {table} ({', '.join(columns)})")
+    began = time.perf_counter()
+    with target:
+        for table, columns in schemas.items():
+            marks = ", ".join("?" for _ in columns)
+            target.executemany(f"INSERT INTO {table} VALUES ({marks})", data[table])
+    elapsed = time.perf_counter() - began
+    target.close()
+    return elapsed, sum(len(rows) for rows in data.values())
+
+
+def size(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return os.path.getsize(db)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--corpus", type=Path, help="a record file to use instead")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as temp:
+        folder = Path(temp)
+        path = args.corpus
+        if path is None:
+            path = folder / "games.jqt"
+            began = time.perf_counter()
+            generate(path, args.games)
+            print(f"generated {args.games} games in {time.perf_counter() - began:.0f} s")
+        mib = path.stat().st_size / 2**20
+        print(
+            f"corpus: {path.name}, {mib:.1f} MiB, Python {sys.version.split()[0]}, "
+            f"SQLite {sqlite3.sqlite_version}"
+        )
+
+        validate_s, games = parse_and_validate(path)
+        db = folder / "archive.db"
+        archive_s = archive(db, path)
+        rows = count_rows(db)
+        total_rows = sum(rows.values())
+        reimport_s = archive(db, path)
+        floor_s, floor_rows = floor(db, folder)
+        bytes_ = size(db)
+
+    overhead = (archive_s - validate_s) / validate_s * 100
+    print()
+    print(f"{'':34}{'seconds':>9}{'games/s':>10}{'rows/s':>11}")
+    print(f"{'parse + validate (peer)':34}{validate_s:9.1f}{games / validate_s:10.0f}{'':>11}")
+    print(
+        f"{'archive import':34}{archive_s:9.1f}{games / archive_s:10.0f}"
+        f"{total_rows / archive_s:11.0f}"
+    )
+    print(
+        f"{'bare executemany, same rows (floor)':34}{floor_s:9.1f}{games / floor_s:10.0f}"
+        f"{floor_rows / floor_s:11.0f}"
+    )
+    print(f"{'re-import, unchanged file':34}{reimport_s:9.3f}{games / reimport_s:10.0f}")
+    print()
+    print("rows: " + ", ".join(f"{name} {count}" for name, count in rows.items()))
+    print(
+        f"archive overhead over parse + validate: {overhead:+.1f}% (target <= 30%); "
+        f"archive time beyond parse + validate: {archive_s - validate_s:.1f} s, "
+        f"floor for writing its rows: {floor_s:.1f} s"
+    )
+    print(f"re-import speed-up: {archive_s / reimport_s:.0f}x (target >= 20x)")
+    print(f"size: {bytes_ / 2**20:.1f} MiB, {bytes_ / games / 1024:.1f} KiB per game")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1227 @@
+"""The SQLite archive: every game ever imported, valid or not, with where it came from.
+
+The archive is an exporter (it reads replayed games); the schema is the contract with the
+Datasette browser and is documented in ``docs/archive.md``. sqlite-utils creates the tables,
+indexes, search and views; the rows of a file are written with ``executemany`` in batches inside
+one transaction per file, so that a file's games all land or none do and ``kill -9`` at any moment
+leaves a consistent archive.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import os
+import re
+import sqlite3
+import sys
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from .errors import JacquetError, NotationError
+from .notation import parse_game, read_games, write_game
+from .position import Position
+from .record import GameRecord
+from .replay import ReplayedGame, ReplayError, replay
+from .rules import Rules
+from .validation import RECORD_SUFFIXES, describe_error, record_files
+
+#: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
+SCHEMA_VERSION = 1
+
+#: games handled per batch of ``executemany`` calls
+BATCH = 128
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class ArchiveError(JacquetError):
+    """An archive file that cannot be used: not SQLite, truncated, newer, or not an archive."""
+
+
+@dataclass(slots=True)
+class ImportSummary:
+    """What an import (or a rebuild) did, counted like ``validate`` counts.
+
+    ``unreadable`` counts unreadable games and files that could not be read at all, as
+    ``validate`` does; ``errors`` holds one line per error, in input order. A skipped file (its
+    sha256 already imported) counts its stored games again, so a re-run reports the same.
+    """
+
+    files: int = 0
+    games: int = 0
+    valid: int = 0
+    invalid: int = 0
+    unreadable: int = 0
+    skipped_files: int = 0
+    unreadable_files: int = 0
+    new_games: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when every game read is valid and every file could be read."""
+        return not (self.invalid or self.unreadable)
+
+    def line(self) -> str:
+        """The one-line summary the command prints."""
+        files = f"{self.files} file{'s' if self.files != 1 else ''}"
+        extra = []
+        if self.skipped_files:
+            extra.append(f"{self.skipped_files} already imported")
+        if self.unreadable_files:
+            extra.append(f"{self.unreadable_files} unreadable")
+        if extra:
+            files += f" ({', '.join(extra)})"
+        return (
+            f"{files}: {self.games} games: {self.valid} valid, {self.invalid} invalid, "
+            f"{self.unreadable} unreadable; {self.new_games} new in the archive"
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Normalised names and dates
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def normalise_name(name: str) -> str:
+    """The lookup key of a name: accents removed, case folded, whitespace collapsed.
+
+    ``"  Jean  DUPRÉ "`` and ``"jean dupre"`` are one player; the display name is kept apart.
+    """
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return _SPACES.sub(" ", bare.casefold()).strip()
+
+
+_DATE = re.compile(r"\s*(\d{4}|\?{4})(?:[.\-/](\d{2}|\?{2})(?:[.\-/](\d{2}|\?{2}))?)?\s*\Z")
+
+
+def iso_date(text: str | None) -> tuple[str | None, int | None]:
+    """``(ISO date with unknown parts kept, year)``: ``1818.??.??`` -> ``("1818-??-??", 1818)``.
+
+    A wholly unknown date or a text that is not a date gives ``(None, None)``; the tag as written
+    stays in ``games.date_written``.
+    """
+    if not text:
+        return None, None
+    match = _DATE.match(text)
+    if match is None:
+        return None, None
+    year, month, day = match.group(1), match.group(2) or "??", match.group(3) or "??"
+    if year == "????":
+        return None, None
+    if month != "??" and not 1 <= int(month) <= 12:
+        return None, int(year)
+    if day != "??" and not 1 <= int(day) <= 31:
+        return None, int(year)
+    return f"{year}-{month}-{day}", int(year)
+
+
+# --------------------------------------------------------------------------------------------
+# Position keys and pip counts, fast: the same values as Position.key() and Position.pips(), read
+# from the packed ints a byte (two locations) at a time, because an import computes one per ply.
+
+
+def _key_table() -> list[tuple[int, int]]:
+    table = []
+    for byte in range(256):
+        bits, length = 0, 0
+        for count in (byte & 15, byte >> 4):
+            bits = ((bits << count) | ((1 << count) - 1)) << 1
+            length += count + 1
+        table.append((bits, length))
+    return table
+
+
+_KEY_BYTES = _key_table()
+_PIP_BYTES = [
+    [2 * j * (byte & 15) + (2 * j + 1) * (byte >> 4) for byte in range(256)] for j in range(13)
+]
+
+
+def side_bits(packed: int) -> int:
+    """One side's part of a position key: each location's count in unary, then a zero (41 bits)."""
+    value = 0
+    for byte in packed.to_bytes(13, "little"):
+        bits, length = _KEY_BYTES[byte]
+        value = (value << length) | bits
+    return value
+
+
+def _key(turn: str, white_bits: int, black_bits: int) -> str:
+    # The turn bit and 2 x 41 bits, padded like Position.key() to 84 bits (14 characters of 6),
+    # then to 96 bits for base64.
+    value = ((1 if turn == "black" else 0) << 82 | white_bits << 41 | black_bits) << 13
+    return _BASE64(value.to_bytes(12, "big"))[:14].decode("ascii")
+
+
+_BASE64 = base64.urlsafe_b64encode
+
+
+def position_key(position: Position) -> str:
+    """``position.key()``, computed a byte at a time (tested equal to it)."""
+    return _key(position.turn, side_bits(position.packed_white), side_bits(position.packed_black))
+
+
+def pips(packed: int) -> int:
+    """Pips of one packed side (``Position.pips``), a byte at a time."""
+    raw = packed.to_bytes(13, "little")
+    table = _PIP_BYTES
+    return (
+        table[0][raw[0]]
+        + table[1][raw[1]]
+        + table[2][raw[2]]
+        + table[3][raw[3]]
+        + table[4][raw[4]]
+        + table[5][raw[5]]
+        + table[6][raw[6]]
+        + table[7][raw[7]]
+        + table[8][raw[8]]
+        + table[9][raw[9]]
+        + table[10][raw[10]]
+        + table[11][raw[11]]
+        + table[12][raw[12]]
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The schema
+
+GAME_COLUMNS: tuple[str, ...] = (
+    "id",
+    "event_id",
+    "event",
+    "site",
+    "date",
+    "date_written",
+    "year",
+    "round",
+    "white_id",
+    "black_id",
+    "white",
+    "black",
+    "rules",
+    "options",
+    "tags",
+    "source_id",
+    "source",
+    "transcriber",
+    "annotator",
+    "result",
+    "computed_result",
+    "status",
+    "error",
+    "errors",
+    "turns",
+    "plies",
+    "winner",
+    "points",
+    "final_key",
+    "comments",
+    "fingerprint",
+    "canonical",
+    "original",
+    "file",
+    "game_index",
+    "line",
+    "import_id",
+)
+_GAME_TYPES: dict[str, type] = {
+    column: int
+    for column in (
+        "event_id",
+        "year",
+        "white_id",
+        "black_id",
+        "source_id",
+        "turns",
+        "plies",
+        "points",
+        "game_index",
+        "line",
+        "import_id",
+    )
+}
+
+TURN_COLUMNS: tuple[str, ...] = (
+    "game_id",
+    "ply",
+    "turn",
+    "side",
+    "dice",
+    "written",
+    "steps",
+    "pips",
+    "key_before",
+    "key_after",
+    "annotation",
+    "nags",
+    "comment",
+    "error",
+)
+_TURN_INTS = {"ply", "turn", "pips"}
+
+_VIEWS = {
+    "player_records": """
+SELECT p.id AS player_id, p.name AS name,
+  count(g.id) AS games,
+  sum(CASE WHEN g.winner = s.side THEN 1 ELSE 0 END) AS wins,
+  sum(CASE WHEN g.winner IS NOT NULL AND g.winner != s.side THEN 1 ELSE 0 END) AS losses,
+  sum(CASE WHEN g.winner = s.side THEN g.points ELSE 0 END) AS points_won,
+  sum(CASE WHEN g.winner IS NOT NULL AND g.winner != s.side THEN g.points ELSE 0 END)
+    AS points_lost
+FROM players p
+JOIN (SELECT id, white_id AS player_id, 'white' AS side FROM games
+      UNION ALL SELECT id, black_id, 'black' FROM games) s ON s.player_id = p.id
+JOIN games g ON g.id = s.id
+GROUP BY p.id""",
+    "head_to_head": """
+SELECT s.player_id AS player_id, s.opponent_id AS opponent_id,
+  p.name AS player, o.name AS opponent,
+  count(*) AS games,
+  sum(CASE WHEN g.winner = s.side THEN 1 ELSE 0 END) AS wins,
+  sum(CASE WHEN g.winner = s.side THEN g.points
+           WHEN g.winner IS NOT NULL THEN -g.points ELSE 0 END) AS points
+FROM (SELECT id, white_id AS player_id, black_id AS opponent_id, 'white' AS side FROM games
+      UNION ALL SELECT id, black_id, white_id, 'black' FROM games) s
+JOIN games g ON g.id = s.id
+JOIN players p ON p.id = s.player_id
+JOIN players o ON o.id = s.opponent_id
+GROUP BY s.player_id, s.opponent_id""",
+    "opening_rolls": """
+SELECT t.dice AS dice, t.steps AS first_play, count(*) AS games,
+  sum(CASE WHEN g.winner = 'white' THEN 1 ELSE 0 END) AS white_wins,
+  sum(CASE WHEN g.winner = 'black' THEN 1 ELSE 0 END) AS black_wins,
+  sum(CASE WHEN g.winner IS NULL THEN 1 ELSE 0 END) AS unfinished
+FROM turns t JOIN games g ON g.id = t.game_id
+WHERE t.ply = 1 AND g.status = 'valid'
+GROUP BY t.dice, t.steps""",
+    "invalid_games": """
+SELECT id, white, black, date, file, error, status
+FROM games WHERE status != 'valid'""",
+}
+
+
+def _create_schema(db: sqlite_utils.Database) -> None:
+    """Create every table, index, search index and view (inside the caller's transaction)."""
+    db.table("imports").create(
+        {
+            "id": int,
+            "path": str,
+            "sha256": str,
+            "started": str,
+            "finished": str,
+            "games": int,
+            "valid": int,
+            "invalid": int,
+            "unreadable": int,
+            "new_games": int,
+            "status": str,
+            "error": str,
+        },
+        pk="id",
+    )
+    for table in ("players", "events", "sources"):
+        db.table(table).create({"id": int, "name": str, "normalised": str}, pk="id")
+        db.table(table).create_index(["normalised"], unique=True)
+    db.table("games").create(
+        {column: _GAME_TYPES.get(column, str) for column in GAME_COLUMNS},
+        pk="id",
+        foreign_keys=[
+            ("event_id", "events", "id"),
+            ("white_id", "players", "id"),
+            ("black_id", "players", "id"),
+            ("source_id", "sources", "id"),
+            ("import_id", "imports", "id"),
+        ],
+    )
+    for column in (
+        "white_id",
+        "black_id",
+        "event_id",
+        "source_id",
+        "date",
+        "year",
+        "status",
+        "rules",
+        "fingerprint",
+        "import_id",
+    ):
+        db.table("games").create_index([column])
+    db.table("turns").create(
+        {column: int if column in _TURN_INTS else str for column in TURN_COLUMNS},
+        pk=("game_id", "ply"),
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db.table("turns").create_index(["key_before"])
+    db.table("turns").create_index(["key_after"])
+    db.table("positions").create(
+        {
+            "key": str,
+            "turn": str,
+            "white_pips": int,
+            "black_pips": int,
+            "white_off": int,
+            "black_off": int,
+            "games": int,
+        },
+        pk="key",
+    )
+    db.table("occurrences").create(
+        {"import_id": int, "game_index": int, "game_id": str, "line": int},
+        pk=("import_id", "game_index"),
+        foreign_keys=[("import_id", "imports", "id"), ("game_id", "games", "id")],
+    )
+    db.table("occurrences").create_index(["game_id"])
+    db.table("duplicates").create(
+        {"game_id": str, "other_id": str, "reason": str},
+        pk=("game_id", "other_id"),
+        foreign_keys=[("game_id", "games", "id"), ("other_id", "games", "id")],
+    )
+    db.table("duplicates").create_index(["other_id"])
+    db.table("imports").create_index(["sha256"])
+    db.table("games").enable_fts(
+        ["white", "black", "event", "site", "source", "comments"], create_triggers=True
+    )
+    for table in ("players", "events", "sources"):
+        db.table(table).enable_fts(["name"], create_triggers=True)
+    for name, sql in _VIEWS.items():
+        db.create_view(name, sql.strip())
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+# --------------------------------------------------------------------------------------------
+# Opening and migrating
+
+
+def _check_file(path: str) -> None:
+    """Refuse a file that is not SQLite, or is cut short, before SQLite reads it."""
+    if os.path.isdir(path):
+        raise ArchiveError(f"{path}: is a folder, not an archive file")
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return
+    size = os.path.getsize(path)
+    with open(path, "rb") as handle:
+        header = handle.read(100)
+    if not (header + _SQLITE_HEADER[len(header) :]).startswith(_SQLITE_HEADER):
+        raise ArchiveError(f"{path}: not an SQLite file (not a jacquet archive)")
+    if len(header) < 100:
+        raise ArchiveError(f"{path}: the SQLite file is truncated ({size} bytes)")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    # The page count in the header is trusted only when its "valid-for" number matches the change
+    # counter (SQLite's own rule), and only without a write-ahead log: after a crash the log holds
+    # pages the file does not have yet, which SQLite recovers.
+    wal = path + "-wal"
+    logged = os.path.exists(wal) and os.path.getsize(wal) > 0
+    if not logged and header[92:96] == header[24:28] and pages and size < pages * page_size:
+        raise ArchiveError(
+            f"{path}: the archive is truncated ({size} bytes, {pages * page_size} expected)"
+        )
+
+
+def open_archive(db: str | os.PathLike[str]) -> sqlite_utils.Database:
+    """Open (creating or migrating if needed) the archive at ``db``, in WAL mode.
+
+    Raises :class:`ArchiveError` for a file that is not SQLite, truncated, written by a newer
+    version, or an SQLite file holding something else.
+    """
+    path = os.fspath(db)
+    _check_file(path)
+    try:
+        conn = sqlite3.connect(path, timeout=60)
+    except sqlite3.Error as error:
+        raise ArchiveError(f"{path}: cannot open the archive: {error}") from None
+    database = sqlite_utils.Database(conn, execute_plugins=False)
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = set(database.table_names())
+        if version > SCHEMA_VERSION:
+            raise ArchiveError(
+                f"{path}: archive schema version {version} is newer than this jacquet "
+                f"({SCHEMA_VERSION}); upgrade jacquet-notation"
+            )
+        if version == 0 and tables and "games" not in tables:
+            raise ArchiveError(f"{path}: an SQLite file, but not a jacquet archive")
+        if database.journal_mode != "wal":
+            database.enable_wal()
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA cache_size = -65536")
+        if version == 0 and not tables:
+            with database.atomic():
+                _create_schema(database)
+        elif version < SCHEMA_VERSION:
+            _migrate(database, version)
+    except sqlite3.DatabaseError as error:
+        conn.close()
+        raise ArchiveError(f"{path}: not a usable archive: {error}") from None
+    except BaseException:
+        conn.close()
+        raise
+    return database
+
+
+def _migrate(db: sqlite_utils.Database, version: int) -> None:
+    """Bring an archive from ``version`` up to :data:`SCHEMA_VERSION`, in one transaction."""
+    with db.atomic():
+        if version == 0:
+            _migrate_0_to_1(db)
+
+
+def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
+    """Version 0 (before versioning): games(id, white, black, date, result, status, text, file),
+    imports(id, path, sha256, games). Every game is re-derived from its text; imports are kept.
+    """
+    conn = db.conn
+    conn.execute("ALTER TABLE games RENAME TO _v0_games")
+    has_imports = "imports" in db.table_names()
+    if has_imports:
+        conn.execute("ALTER TABLE imports RENAME TO _v0_imports")
+    _create_schema(db)
+    by_path: dict[str | None, int] = {}
+    if has_imports:
+        for old_id, path, sha, games in conn.execute(
+            "SELECT id, path, sha256, games FROM _v0_imports ORDER BY id"
+        ):
+            conn.execute(
+                "INSERT INTO imports (id, path, sha256, games, status) "
+                "VALUES (?, ?, ?, ?, 'complete')",
+                (old_id, path, sha, games),
+            )
+            by_path.setdefault(path, old_id)
+    writer = _Writer(db, None)
+    counts: dict[int, int] = {}
+    pending: list[_Rows] = []
+    for text, file in conn.execute("SELECT text, file FROM _v0_games ORDER BY rowid").fetchall():
+        import_id = by_path.get(file)
+        if import_id is None:
+            import_id = _new_import(db, file, None, status="complete")
+            by_path[file] = import_id
+        counts[import_id] = counts.get(import_id, 0) + 1
+        record = _reparse(text or "", file, counts[import_id], 1)
+        pending.append(writer.derive(record, import_id))
+        if len(pending) >= BATCH:
+            _write_occurrences(writer, pending)
+            pending = []
+    if pending:
+        _write_occurrences(writer, pending)
+    _recount_imports(db)
+    conn.execute("DROP TABLE _v0_games")
+    if has_imports:
+        conn.execute("DROP TABLE _v0_imports")
+
+
+def _write_occurrences(writer: _Writer, batch: Sequence[_Rows]) -> int:
+    """Write a batch of games read and their sightings; the number of new games."""
+    added = writer.write(batch)
+    writer.conn.executemany(
+        "INSERT INTO occurrences (import_id, game_index, game_id, line) VALUES (?, ?, ?, ?)",
+        [(rows.game["import_id"], rows.index, rows.id, rows.line) for rows in batch],
+    )
+    return len(added)
+
+
+# --------------------------------------------------------------------------------------------
+# From a replayed game to rows
+
+
+@dataclass(slots=True)
+class _Rows:
+    """The rows of one game read, before player, event and source ids are known."""
+
+    game: dict[str, Any]
+    turns: list[tuple[Any, ...]]
+    positions: dict[str, tuple[str, str, int, int, int, int]]
+    index: int
+    line: int
+    status: str
+    messages: list[str]
+
+    @property
+    def id(self) -> str:
+        return str(self.game["id"])
+
+
+def _point(point: int) -> str:
+    return "bar" if point == 25 else "off" if point == 0 else str(point)
+
+
+#: "a/b" for every pair of points, 25 = bar and 0 = off (the steps of a play, as the engine writes)
+_STEPS = [[f"{_point(a)}/{_point(b)}" for b in range(26)] for a in range(26)]
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _error_detail(error: JacquetError, text: str) -> dict[str, Any]:
+    kind = getattr(error, "kind", "syntax" if isinstance(error, NotationError) else "error")
+    return {
+        "kind": kind,
+        "line": error.line,
+        "column": error.column,
+        "message": error.message.splitlines()[0],
+        "suggestions": list(error.suggestions) if isinstance(error, ReplayError) else [],
+        "text": text,
+    }
+
+
+def _fingerprint(record: GameRecord) -> str | None:
+    """Same players (normalised) and the same dice and moves: a near-duplicate's mark."""
+    if record.errors or not record.plays:
+        return None
+    numbers: list[int] = []
+    for play in record.plays:
+        numbers.append(255 if play.side == "white" else 254)
+        numbers.extend(play.dice or (0, 0))
+        for move in play.moves:
+            numbers.extend((move.start, move.end, move.count & 255, 1 if move.hit else 0))
+    digest = hashlib.blake2b(digest_size=8)
+    digest.update(normalise_name(record.tags.get("White", "")).encode())
+    digest.update(b"\x00")
+    digest.update(normalise_name(record.tags.get("Black", "")).encode())
+    digest.update(b"\x00")
+    digest.update(bytes(numbers))
+    return digest.hexdigest()
+
+
+class _Writer:
+    """Derives rows from records and writes them in batches; caches live for one connection.
+
+    The name caches hold ids written inside the current transaction; :meth:`forget` drops them
+    when a transaction rolls back.
+    """
+
+    def __init__(self, db: sqlite_utils.Database, rules: Rules | None) -> None:
+        self.db = db
+        self.conn = db.conn
+        self.rules = rules
+        self.names: dict[str, dict[str, int]] = {}
+        self.sides: dict[int, tuple[int, int]] = {}
+        self.options: dict[Rules, str] = {}
+        self.forget()
+        columns = ", ".join(GAME_COLUMNS)
+        marks = ", ".join("?" for _ in GAME_COLUMNS)
+        self.insert_game = f"INSERT INTO games ({columns}) VALUES ({marks})"
+        self.insert_turn = (
+            f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) "
+            f"VALUES ({', '.join('?' for _ in TURN_COLUMNS)})"
+        )
+
+    def forget(self) -> None:
+        """Reload the name caches from the archive (after a rollback, or at the start)."""
+        self.names = {
+            table: dict(self.conn.execute(f"SELECT normalised, id FROM {table}").fetchall())
+            for table in ("players", "events", "sources")
+        }
+
+    # -- deriving ----------------------------------------------------------------------------
+
+    def _position(self, position: Position) -> tuple[str, str, int, int, int, int]:
+        """Key, turn, pips and men off; each side's part is cached, as a play changes one side."""
+        sides = self.sides
+        white, black = position.packed_white, position.packed_black
+        white_side = sides.get(white)
+        if white_side is None:
+            if len(sides) > 1_000_000:
+                sides.clear()
+            white_side = sides[white] = (side_bits(white), pips(white))
+        black_side = sides.get(black)
+        if black_side is None:
+            black_side = sides[black] = (side_bits(black), pips(black))
+        turn = position.turn
+        return (
+            _key(turn, white_side[0], black_side[0]),
+            turn,
+            white_side[1],
+            black_side[1],
+            white & 15,
+            black & 15,
+        )
+
+    def _options(self, rules: Rules) -> str:
+        text = self.options.get(rules)
+        if text is None:
+            text = self.options[rules] = json.dumps(rules.options())
+        return text
+
+    def derive(self, record: GameRecord, import_id: int | None) -> _Rows:
+        """Replay ``record`` and turn it into rows (the ids of names are resolved later)."""
+        game = replay(record, self.rules)
+        return self.rows(record, game, import_id)
+
+    def rows(self, record: GameRecord, game: ReplayedGame, import_id: int | None) -> _Rows:
+        """The rows of a replayed record; the engine is not run again."""
+        tags = record.tags
+        messages: list[str] = []
+        details: list[dict[str, Any]] = []
+        for error in game.errors:
+            text = describe_error(game if not record.errors else None, record, error)
+            messages.append(text)
+            details.append(_error_detail(error, text))
+        if record.errors:
+            status = "unreadable"
+            canonical = None
+            game_id = _hash("unreadable:" + record.text.replace("\r\n", "\n"))
+        else:
+            status = "invalid" if game.errors else "valid"
+            canonical = write_game(record)
+            game_id = _hash(canonical)
+        comments = list(record.comments)
+        turns: list[tuple[Any, ...]] = []
+        reached: dict[str, tuple[str, str, int, int, int, int]] = {}
+        final_key: str | None = None
+        stopped = False
+        last_turn = 0
+        last_position: Position | None = None
+        last_info: tuple[str, str, int, int, int, int] = ("", "white", 0, 0, 0, 0)
+        for number, ply in enumerate(game.plies, 1):
+            written = ply.written
+            last_turn = max(last_turn, written.turn)
+            dice = f"{written.dice[0]}-{written.dice[1]}" if written.dice else None
+            key_before = key_after = steps = None
+            moved: int | None = None
+            if not stopped:
+                if ply.before is not last_position:
+                    last_info = self._position(ply.before)
+                    reached[last_info[0]] = last_info
+                key_before = last_info[0]
+                if ply.play is not None and ply.after is not None:
+                    last_position = ply.after
+                    last_info = self._position(last_position)
+                    key_after = final_key = last_info[0]
+                    reached[key_after] = last_info
+                    play_steps = ply.play.steps
+                    steps = " ".join(
+                        [
+                            _STEPS[step.start][step.end] + ("*" if step.hit else "")
+                            for step in play_steps
+                        ]
+                    )
+                    moved = sum([step.start - step.end for step in play_steps])
+                else:
+                    stopped = True
+            notes = written.comments_before + written.comments
+            comments.extend(notes)
+            text = written.text
+            if not text:
+                moves = " ".join(move.notation() for move in written.moves) or "pass"
+                text = f"{dice}: {moves}" if dice else "pass"
+            turns.append(
+                (
+                    game_id,
+                    number,
+                    written.turn,
+                    written.side,
+                    dice,
+                    text,
+                    steps,
+                    moved,
+                    key_before,
+                    key_after,
+                    written.annotation,
+                    " ".join(f"${nag}" for nag in written.nags) or None,
+                    "\n".join(notes) or None,
+                    describe_error(game, record, ply.error) if ply.error else None,
+                )
+            )
+        if not game.plies and not record.errors:
+            start = self._position(game.final)
+            reached[start[0]] = start
+            final_key = start[0]
+        date, year = iso_date(tags.get("Date"))
+        row = {
+            "id": game_id,
+            "event": tags.get("Event"),
+            "site": tags.get("Site"),
+            "date": date,
+            "date_written": tags.get("Date"),
+            "year": year,
+            "round": tags.get("Round"),
+            "white": tags.get("White"),
+            "black": tags.get("Black"),
+            "rules": game.rules.name,
+            "options": self._options(game.rules),
+            "tags": json.dumps(tags, ensure_ascii=False),
+            "source": tags.get("Source"),
+            "transcriber": tags.get("Transcriber"),
+            "annotator": tags.get("Annotator"),
+            "result": record.result,
+            "computed_result": game.computed_result,
+            "status": status,
+            "error": messages[0] if messages else None,
+            "errors": json.dumps(details, ensure_ascii=False) if details else None,
+            "turns": last_turn,
+            "plies": len(record.plays),
+            "winner": game.winner,
+            "points": game.points if game.winner else None,
+            "final_key": final_key,
+            "comments": "\n".join(comments) or None,
+            "fingerprint": _fingerprint(record),
+            "canonical": canonical,
+            "original": record.text,
+            "file": record.file,
+            "game_index": record.index,
+            "line": record.span.line or 1,
+            "import_id": import_id,
+        }
+        return _Rows(row, turns, reached, record.index, record.span.line or 1, status, messages)
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def name_id(self, table: str, name: str | None) -> int | None:
+        """The id of a player, event or source, inserting it the first time it is seen."""
+        if name is None or not name.strip() or name.strip() == "?":
+            return None
+        key = normalise_name(name)
+        cache = self.names[table]
+        found = cache.get(key)
+        if found is None:
+            cursor = self.conn.execute(
+                f"INSERT INTO {table} (name, normalised) VALUES (?, ?)", (name.strip(), key)
+            )
+            found = cache[key] = int(cursor.lastrowid or 0)
+        return found
+
+    def existing(self, ids: Iterable[str]) -> set[str]:
+        """Which of ``ids`` are already games of the archive (one query per 500)."""
+        wanted = list(dict.fromkeys(ids))
+        found: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            found.update(
+                row[0]
+                for row in self.conn.execute(f"SELECT id FROM games WHERE id IN ({marks})", chunk)
+            )
+        return found
+
+    def write(self, batch: Sequence[_Rows], *, count_positions: bool = True) -> list[_Rows]:
+        """Insert the new games of ``batch`` with their turns; return the new ones."""
+        present = self.existing(rows.id for rows in batch)
+        new: list[_Rows] = []
+        for rows in batch:
+            if rows.id in present:
+                continue
+            present.add(rows.id)
+            new.append(rows)
+        if not new:
+            return new
+        game_rows = []
+        for rows in new:
+            game = rows.game
+            game["white_id"] = self.name_id("players", game["white"])
+            game["black_id"] = self.name_id("players", game["black"])
+            game["event_id"] = self.name_id("events", game["event"])
+            game["source_id"] = self.name_id("sources", game["source"])
+            game_rows.append(tuple(game[column] for column in GAME_COLUMNS))
+        self.conn.executemany(self.insert_game, game_rows)
+        self.conn.executemany(self.insert_turn, (turn for rows in new for turn in rows.turns))
+        if count_positions:
+            self.count_positions(new)
+        self.link_duplicates([rows.id for rows in new if rows.game["fingerprint"]])
+        return new
+
+    def count_positions(self, new: Sequence[_Rows]) -> None:
+        """Add the batch's games to the positions they reach: one statement per batch."""
+        counts: dict[str, list[Any]] = {}
+        for rows in new:
+            for key, info in rows.positions.items():
+                entry = counts.get(key)
+                if entry is None:
+                    counts[key] = [*info, 1]
+                else:
+                    entry[6] += 1
+        self.conn.executemany(
+            "INSERT INTO positions (key, turn, white_pips, black_pips, white_off, black_off, "
+            "games) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET games = games + excluded.games",
+            counts.values(),
+        )
+
+    def link_duplicates(self, ids: Sequence[str]) -> None:
+        """Link each of the new games ``ids`` to the earlier games with its fingerprint."""
+        if not ids:
+            return
+        marks = ", ".join("?" for _ in ids)
+        rows = self.conn.execute(
+            "SELECT rowid, id, fingerprint, tags, comments, canonical FROM games "
+            "WHERE fingerprint IN "
+            f"(SELECT fingerprint FROM games WHERE id IN ({marks})) "
+            "ORDER BY fingerprint, rowid",
+            list(ids),
+        ).fetchall()
+        wanted = set(ids)
+        links = []
+        groups: dict[str, list[Any]] = {}
+        for row in rows:
+            groups.setdefault(row[2], []).append(row)
+        for group in groups.values():
+            for later_at, later in enumerate(group):
+                if later[1] not in wanted:
+                    continue
+                for earlier in group[:later_at]:
+                    links.append((later[1], earlier[1], _difference(later, earlier)))
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO duplicates (game_id, other_id, reason) VALUES (?, ?, ?)", links
+        )
+
+
+def _difference(one: Sequence[Any], other: Sequence[Any]) -> str:
+    """What tells two transcriptions of one game apart, in a few words."""
+    tags_one, tags_other = json.loads(one[3]), json.loads(other[3])
+    reasons = []
+    differing = sorted(
+        name
+        for name in set(tags_one) | set(tags_other)
+        if tags_one.get(name) != tags_other.get(name)
+    )
+    if differing:
+        reasons.append("tags differ: " + ", ".join(differing))
+    if one[4] != other[4]:
+        reasons.append("comments differ")
+    if not reasons:
+        reasons.append("annotations or variations differ")
+    return "; ".join(reasons)
+
+
+# --------------------------------------------------------------------------------------------
+# Importing
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _new_import(
+    db: sqlite_utils.Database,
+    path: str | None,
+    sha: str | None,
+    *,
+    status: str = "running",
+    error: str | None = None,
+) -> int:
+    cursor = db.conn.execute(
+        "INSERT INTO imports (path, sha256, started, games, valid, invalid, unreadable, "
+        "new_games, status, error) VALUES (?, ?, ?, 0, 0, 0, 0, 0, ?, ?)",
+        (path, sha, _now(), status, error),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def _recount_imports(db: sqlite_utils.Database) -> None:
+    """Recount each import's games by status from its occurrences (after a rebuild)."""
+    db.conn.execute(
+        """UPDATE imports SET
+          games = (SELECT count(*) FROM occurrences o WHERE o.import_id = imports.id),
+          valid = (SELECT count(*) FROM occurrences o JOIN games g ON g.id = o.game_id
+                   WHERE o.import_id = imports.id AND g.status = 'valid'),
+          invalid = (SELECT count(*) FROM occurrences o JOIN games g ON g.id = o.game_id
+                     WHERE o.import_id = imports.id AND g.status = 'invalid'),
+          unreadable = (SELECT count(*) FROM occurrences o JOIN games g ON g.id = o.game_id
+                        WHERE o.import_id = imports.id AND g.status = 'unreadable')"""
+    )
+
+
+def _reparse(text: str, file: str | None, index: int, line: int) -> GameRecord:
+    """Read a stored original text again, with its line numbers in its file kept."""
+    records = list(read_games(io.StringIO("\n" * max(line - 1, 0) + text), file))
+    record = records[0] if len(records) == 1 else parse_game(text, file, index=index)
+    record.index = index
+    for error in record.errors:
+        error.game = index
+    return record
+
+
+class _Importer:
+    """Imports files one transaction each, and counts what it did."""
+
+    def __init__(
+        self,
+        db: sqlite_utils.Database,
+        rules: Rules | None,
+        encoding: str,
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        self.db = db
+        self.conn = db.conn
+        self.encoding = encoding
+        self.progress = progress
+        self.writer = _Writer(db, rules)
+        self.summary = ImportSummary()
+
+    def unreadable_file(self, path: str, message: str, sha: str | None = None) -> None:
+        """Record a file that could not be read at all (once: re-running adds nothing)."""
+        self.summary.unreadable += 1
+        self.summary.unreadable_files += 1
+        self.summary.errors.append(message)
+        with self.db.atomic():
+            seen = self.conn.execute(
+                "SELECT 1 FROM imports WHERE path IS ? AND sha256 IS ? AND error IS ?",
+                (path, sha, message),
+            ).fetchone()
+            if seen is None:
+                import_id = _new_import(self.db, path, sha, status="unreadable", error=message)
+                self.conn.execute(
+                    "UPDATE imports SET finished = ? WHERE id = ?", (_now(), import_id)
+                )
+
+    def skip(self, import_id: int) -> None:
+        """Report a file already imported from what the archive holds, without reading it."""
+        summary = self.summary
+        games, valid, invalid, unreadable, status, error = self.conn.execute(
+            "SELECT games, valid, invalid, unreadable, status, error FROM imports WHERE id = ?",
+            (import_id,),
+        ).fetchone()
+        summary.skipped_files += 1
+        summary.games += games
+        summary.valid += valid
+        summary.invalid += invalid
+        summary.unreadable += unreadable
+        for (errors,) in self.conn.execute(
+            "SELECT g.errors FROM occurrences o JOIN games g ON g.id = o.game_id "
+            "WHERE o.import_id = ? AND g.errors IS NOT NULL ORDER BY o.game_index",
+            (import_id,),
+        ):
+            summary.errors.extend(detail["text"] for detail in json.loads(errors))
+        if status == "unreadable" and error:
+            summary.unreadable += 1
+            summary.unreadable_files += 1
+            summary.errors.append(error)
+
+    def file(self, path: str) -> None:
+        """Import one file (or ``-``, standard input) in one transaction."""
+        self.summary.files += 1
+        data: bytes | None = None
+        try:
+            if path == "-":
+                data = sys.stdin.buffer.read()
+                sha = hashlib.sha256(data).hexdigest()
+            else:
+                sha = _sha256(path)
+        except OSError as error:
+            self.unreadable_file(path, f"{path}: {error.strerror or error}")
+            return
+        done = self.conn.execute(
+            "SELECT id FROM imports WHERE sha256 = ? AND status IN ('complete', 'unreadable') "
+            "ORDER BY id LIMIT 1",
+            (sha,),
+        ).fetchone()
+        if done is not None:
+            self.skip(done[0])
+            return
+        name = "<stdin>" if path == "-" else path
+        try:
+            with self.db.atomic():
+                self._read(name, sha, io.BytesIO(data) if data is not None else None)
+        except BaseException:
+            self.writer.forget()
+            raise
+
+    def _read(self, name: str, sha: str, stream: io.BytesIO | None) -> None:
+        summary = self.summary
+        import_id = _new_import(self.db, name, sha)
+        counts = {"valid": 0, "invalid": 0, "unreadable": 0}
+        games = new_games = 0
+        problem: str | None = None
+        batch: list[_Rows] = []
+
+        def flush() -> int:
+            added = _write_occurrences(self.writer, batch)
+            if self.progress is not None:
+                self.progress(len(batch))
+            batch.clear()
+            return added
+
+        try:
+            records: Iterator[GameRecord] = (
+                read_games(stream, name, encoding=self.encoding)
+                if stream is not None
+                else read_games(Path(name), name, encoding=self.encoding)
+            )
+            for record in records:
+                rows = self.writer.derive(record, import_id)
+                batch.append(rows)
+                games += 1
+                counts[rows.status] += 1
+                summary.errors.extend(rows.messages)
+                if len(batch) >= BATCH:
+                    new_games += flush()
+        except OSError as error:
+            problem = f"{name}: {error.strerror or error}"
+        except JacquetError as error:
+            error.file = error.file or name
+            problem = str(error).splitlines()[0]
+        if batch:
+            new_games += flush()
+        if games == 0 and problem is None:
+            problem = f"{name}: no game records in this file"
+        if problem is not None:
+            summary.errors.append(problem)
+            summary.unreadable += 1
+            summary.unreadable_files += 1
+        self.conn.execute(
+            "UPDATE imports SET finished = ?, games = ?, valid = ?, invalid = ?, unreadable = ?, "
+            "new_games = ?, status = ?, error = ? WHERE id = ?",
+            (
+                _now(),
+                games,
+                counts["valid"],
+                counts["invalid"],
+                counts["unreadable"],
+                new_games,
+                "unreadable" if problem else "complete",
+                problem,
+                import_id,
+            ),
+        )
+        summary.games += games
+        summary.valid += counts["valid"]
+        summary.invalid += counts["invalid"]
+        summary.unreadable += counts["unreadable"]
+        summary.new_games += new_games
+
+
+def import_paths(
+    db: str | os.PathLike[str],
+    paths: Sequence[str],
+    *,
+    rules: Rules | None = None,
+    encoding: str = "utf-8",
+    progress: Callable[[int], None] | None = None,
+) -> ImportSummary:
+    """Import the record files ``paths`` (files, folders, ``-``) into the archive ``db``.
+
+    One transaction per file; a file whose sha256 is already in ``imports`` is skipped without
+    being parsed. ``progress`` is called with the number of games just handled.
+    """
+    database = open_archive(db)
+    try:
+        importer = _Importer(database, rules, encoding, progress)
+        for entry in record_files(paths):
+            if isinstance(entry, str):
+                importer.file(entry)
+            else:
+                importer.summary.files += 1
+                suffixes = ", ".join(RECORD_SUFFIXES)
+                importer.unreadable_file(
+                    entry.path, f"{entry.path}: no record files ({suffixes}) in this folder"
+                )
+        return importer.summary
+    finally:
+        database.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Rebuilding
+
+
+def rebuild(db: str | os.PathLike[str], *, rules: Rules | None = None) -> ImportSummary:
+    """Re-derive every table from the stored original texts, in one transaction.
+
+    After a fix to the rules or the reader: ids, statuses, turns, positions, names, duplicates and
+    search are derived again; no game is lost (a game whose id changes keeps its occurrences).
+    """
+    database = open_archive(db)
+    try:
+        with database.atomic():
+            return _rebuild(database, rules)
+    finally:
+        database.close()
+
+
+_REBUILT = tuple(column for column in GAME_COLUMNS if column not in ("file", "import_id"))
+
+
+def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
+    conn = db.conn
+    summary = ImportSummary()
+    for table in ("duplicates", "turns", "positions"):
+        conn.execute(f"DELETE FROM {table}")
+    writer = _Writer(db, rules)
+    last = conn.execute("SELECT coalesce(max(rowid), 0) FROM games").fetchone()[0]
+    after = 0
+    update = f"UPDATE games SET {', '.join(f'{column} = ?' for column in _REBUILT)} WHERE rowid = ?"
+    while True:
+        stored = conn.execute(
+            "SELECT rowid, id, original, file, game_index, line, import_id FROM games "
+            "WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?",
+            (after, last, BATCH),
+        ).fetchall()
+        if not stored:
+            break
+        after = stored[-1][0]
+        updates, turns, counted = [], [], []
+        for rowid, old_id, original, file, index, line, import_id in stored:
+            record = _reparse(original or "", file, index or 1, line or 1)
+            rows = writer.derive(record, import_id)
+            summary.games += 1
+            setattr(summary, rows.status, getattr(summary, rows.status) + 1)
+            summary.errors.extend(rows.messages)
+            game = rows.game
+            if rows.id != old_id and writer.existing([rows.id]):
+                # The game now reads as one already in the archive: keep its sightings there.
+                conn.execute(
+                    "UPDATE occurrences SET game_id = ? WHERE game_id = ?", (rows.id, old_id)
+                )
+                conn.execute("DELETE FROM games WHERE rowid = ?", (rowid,))
+                continue
+            game["white_id"] = writer.name_id("players", game["white"])
+            game["black_id"] = writer.name_id("players", game["black"])
+            game["event_id"] = writer.name_id("events", game["event"])
+            game["source_id"] = writer.name_id("sources", game["source"])
+            if rows.id != old_id:
+                conn.execute("PRAGMA defer_foreign_keys = ON")
+                conn.execute(
+                    "UPDATE occurrences SET game_id = ? WHERE game_id = ?", (rows.id, old_id)
+                )
+            updates.append((*(game[column] for column in _REBUILT), rowid))
+            turns.extend(rows.turns)
+            counted.append(rows)
+        conn.executemany(update, updates)
+        conn.executemany(writer.insert_turn, turns)
+        writer.count_positions(counted)
+    duplicated = [
+        row[0]
+        for row in conn.execute(
+            "SELECT id FROM games WHERE fingerprint IN (SELECT fingerprint FROM games "
+            "WHERE fingerprint IS NOT NULL GROUP BY fingerprint HAVING count(*) > 1)"
+        )
+    ]
+    for start in range(0, len(duplicated), 500):
+        writer.link_duplicates(duplicated[start : start + 500])
+    for table, columns in (
+        ("players", ("white_id", "black_id")),
+        ("events", ("event_id",)),
+        ("sources", ("source_id",)),
+    ):
+        used = " UNION ".join(
+            f"SELECT {column} FROM games WHERE {column} IS NOT NULL" for column in columns
+        )
+        conn.execute(f"DELETE FROM {table} WHERE id NOT IN ({used})")
+    _recount_imports(db)
+    for table in ("games", "players", "events", "sources"):
+        conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('rebuild')")
+    summary.files = conn.execute("SELECT count(*) FROM imports").fetchone()[0]
+    return summary

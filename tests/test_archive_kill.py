@@ -1,0 +1,167 @@
+"""``kill -9`` during an import, for real: the archive stays consistent and a re-run completes it.
+
+The import runs as the real command in a subprocess whose stderr is a pseudo-terminal, so that it
+draws its progress bar; the test reads the count of games from the bar to kill the process at a
+known point inside a file, or polls the archive (as Datasette would, WAL) to kill it just after
+a file was committed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pty
+import re
+import select
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_archive import check_consistent, dump, one
+
+from jacquet_notation.archive import BATCH
+from jacquet_notation.generate import generate_records
+from jacquet_notation.notation import write_game
+from jacquet_notation.rules import Rules
+
+BIG = 300
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """A big file first, then two small ones, of legal generated games."""
+    assert BIG > 2 * BATCH
+    folder = tmp_path_factory.mktemp("kill")
+    records = list(generate_records(BIG + 80, 9, Rules.named("jacquet")))
+    parts = {"big.jqt": records[:BIG], "small1.jqt": records[BIG : BIG + 40]}
+    parts["small2.jqt"] = records[BIG + 40 :]
+    paths = []
+    for name, part in parts.items():
+        path = folder / name
+        path.write_text("\n".join(write_game(record) for record in part), encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+class Import:
+    """``jacquet archive DB FILES...`` in a subprocess, its progress bar on a pseudo-terminal."""
+
+    def __init__(self, db: Path, files: list[str]) -> None:
+        master, slave = pty.openpty()
+        env = {key: value for key, value in os.environ.items() if key != "CI"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "jacquet_notation", "archive", str(db), *files],
+            stdout=subprocess.DEVNULL,
+            stderr=slave,
+            env=env,
+        )
+        os.close(slave)
+        self.master = master
+        self.seen = b""
+
+    def games_shown(self) -> int:
+        """The highest count of games the bar has drawn so far (waits a little for output)."""
+        ready, _, _ = select.select([self.master], [], [], 0.05)
+        if ready:
+            # OSError: the process has gone and closed the terminal.
+            with contextlib.suppress(OSError):
+                self.seen += os.read(self.master, 65536)
+        counts = [int(n) for n in re.findall(rb"(\d+) games", self.seen)]
+        return max(counts, default=0)
+
+    def wait_for(self, done: object, timeout: float = 300) -> None:
+        deadline = time.monotonic() + timeout
+        while not done():  # type: ignore[operator]
+            assert self.process.poll() is None, "the import ended before it could be killed"
+            assert time.monotonic() < deadline
+            self.games_shown()
+
+    def kill(self) -> None:
+        """SIGKILL, no clean-up of any kind; the process must still have been running."""
+        assert self.process.poll() is None, "the import ended before it could be killed"
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=60)
+        os.close(self.master)
+        assert self.process.returncode == -signal.SIGKILL
+
+    def finish(self) -> None:
+        while self.process.poll() is None:
+            self.games_shown()
+        os.close(self.master)
+        assert self.process.returncode == 0
+        assert b"games" in self.seen  # the bar was drawn on the terminal
+
+
+def imports_done(db: Path) -> int:
+    """Committed imports, read by another connection while the import writes (WAL)."""
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10) as conn:
+            return int(conn.execute("SELECT count(*) FROM imports").fetchone()[0])
+    except sqlite3.OperationalError:  # the schema is not committed yet
+        return 0
+
+
+@pytest.fixture(scope="module")
+def reference(files: list[str], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The archive an uninterrupted import makes."""
+    db = tmp_path_factory.mktemp("reference") / "reference.db"
+    Import(db, files).finish()
+    check_consistent(db)
+    return db
+
+
+def test_kill_inside_the_first_file_then_rerun(
+    files: list[str], reference: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "first.db"
+    run = Import(db, files)
+    run.wait_for(lambda: run.games_shown() >= BATCH)  # games written, the file not committed
+    run.kill()
+    check_consistent(db)
+    assert one(db, "SELECT count(*) FROM games") == 0
+    assert one(db, "SELECT count(*) FROM imports") == 0
+    Import(db, files).finish()
+    check_consistent(db)
+    assert dump(db) == dump(reference)
+
+
+def test_kill_after_the_first_file_keeps_it(
+    files: list[str], reference: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "second.db"
+    run = Import(db, files)
+    run.wait_for(lambda: imports_done(db) >= 1)
+    run.kill()
+    check_consistent(db)
+    assert one(db, "SELECT games FROM imports WHERE id = 1") == BIG
+    assert one(db, "SELECT count(*) FROM games") in (BIG, BIG + 40)
+    Import(db, files).finish()
+    check_consistent(db)
+    assert dump(db) == dump(reference)
+
+
+def test_killed_again_and_again_then_completed(
+    files: list[str], reference: Path, tmp_path: Path
+) -> None:
+    """Resumable: each run gets a little further; the last one completes the archive."""
+    db = tmp_path / "again.db"
+    stops = [
+        lambda run: run.games_shown() >= 2 * BATCH,
+        lambda run: imports_done(db) >= 1,
+        lambda run: imports_done(db) >= 2,
+    ]
+    for stop in stops:
+        run = Import(db, files)
+        run.wait_for(lambda run=run, stop=stop: stop(run))
+        run.kill()
+        check_consistent(db)
+    assert one(db, "SELECT count(*) FROM imports") == 2
+    Import(db, files).finish()
+    check_consistent(db)
+    assert dump(db) == dump(reference)
