@@ -839,7 +839,7 @@ def _realize(
         if not dice:
             failures.append(f"{move}: every die of the roll is already used")
         else:
-            dice_text = ", ".join(str(d) for d in sorted(dice, reverse=True))
+            dice_text = "-".join(str(d) for d in sorted(set(dice), reverse=True))
             failures.append(f"{move}: no die or dice left ({dice_text}) make {start - end} pips")
     return best
 
