@@ -250,11 +250,14 @@ class _Replayer:
                     written.span,
                     index,
                 )
-        if index == 0 and self.rules.opening == "ordinary" and written.dice[0] == written.dice[1]:
+        if index == 0 and self.rules.opening == "ordinary" and written.dice is not None:
+            high, low = written.dice
+            if high != low:
+                return None
             return self.error(
                 "double-opening",
-                "the first roll of a game cannot be a double "
-                f"({written.dice[0]}-{written.dice[1]}) under the ordinary opening: "
+                f"the first roll of a game cannot be a double ({high}-{low}) "
+                "under the ordinary opening: "
                 "the lead dice are the first roll",
                 written.span,
                 index,
