@@ -24,7 +24,8 @@ def _heading(ply: ReplayedPly) -> str:
     played = ply.play.notation() if ply.play is not None else ""
     as_written = " ".join(m.notation() for m in written.moves) or "pass"
     resolved = f"  (as played: {played})" if played and played != as_written else ""
-    return f"{written.turn}. {side} {dice}: {as_written}{resolved}"
+    number = f"{written.turn}." if written.side == "white" else f"{written.turn}..."
+    return f"{number} {side} {dice}: {as_written}{resolved}"
 
 
 @click.command()
