@@ -715,6 +715,8 @@ class _Source:
                 raise XmlError(
                     "more than 1 MiB before the root element; refused", file=self.file, line=1
                 )
+        if not data.strip():
+            raise XmlError("the document is empty", file=self.file, line=1, column=1)
         if isinstance(verdict, tuple):
             line, column = verdict
             raise XmlError(

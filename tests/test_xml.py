@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from jacquet_notation.errors import NotationError
@@ -315,3 +317,44 @@ def test_export_and_import_memory_stays_flat(tmp_path: Path) -> None:
     import_small = _peak(lambda: read(small))
     import_large = _peak(lambda: read(large))
     assert import_large < import_small * 1.5 + 200_000, (import_small, import_large)
+
+
+# -- properties: whatever the reader makes of any text exports, validates and round-trips ----
+
+_CHARACTERS = '0123456789/-:.*()[]{}";!?$ \n\t\r\x0b\x1f\\barofps\xe9\ufffe'
+_SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _round_trip(data: bytes) -> None:
+    records = list(read_games(io.BytesIO(data), "fuzz.jqt", encoding="latin-1"))
+    document = export(records)
+    assert_valid(document)
+    back = list(read_xml(io.BytesIO(document)))
+    assert back == records
+    assert [r.text for r in back] == [r.text for r in records]
+    assert [[str(e) for e in r.errors] for r in back] == [
+        [str(e).splitlines()[0] for e in r.errors] for r in records
+    ]
+    assert export(back) == document
+
+
+@_SETTINGS
+@given(st.text(alphabet=_CHARACTERS, max_size=200))
+def test_any_text_round_trips(text: str) -> None:
+    _round_trip(text.encode("utf-8", "surrogatepass"))
+
+
+@_SETTINGS
+@given(st.text(max_size=120))
+def test_any_tag_value_and_comment_round_trips(value: str) -> None:
+    record = GameRecord(
+        tags={"Event": value},
+        plays=[WrittenPlay("white", 1, (6, 5), (Move(24, 13),), comments=(value,))],
+        comments=[value],
+        result=value,
+        file=value or None,
+    )
+    document = export([record])
+    assert_valid(document)
+    (back,) = read_xml(io.BytesIO(document))
+    assert back == record and back.file == record.file

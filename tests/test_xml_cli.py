@@ -208,6 +208,14 @@ def test_an_unknown_format_version_is_refused(tmp_path: Path) -> None:
     assert f"{document}:2:1: format version '2' is not known" in result.output
 
 
+def test_an_empty_document_is_named(tmp_path: Path) -> None:
+    document = tmp_path / "empty.xml"
+    document.write_bytes(b"\n")
+    result = runner().invoke(main, ["import-xml", str(document)])
+    assert result.exit_code == 1
+    assert f"{document}:1:1: the document is empty" in result.output
+
+
 def test_import_missing_file_exits_2(tmp_path: Path) -> None:
     result = runner().invoke(main, ["import-xml", str(tmp_path / "nope.xml")])
     assert result.exit_code == 2
