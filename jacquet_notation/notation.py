@@ -23,20 +23,25 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, ClassVar
 
 from lark import Lark, Token, Transformer
+from lark.common import LexerConf
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer, LexerState
 
 from .errors import NotationError
 from .record import BAR, OFF, GameRecord, Move, Side, Span, WrittenPlay
 
 __all__ = [
     "TAG_ORDER",
+    "GameChunk",
     "grammar_file",
+    "parse_chunk",
     "parse_game",
     "parse_games",
     "read_games",
+    "split_games",
     "write_game",
     "write_games",
 ]
@@ -77,11 +82,95 @@ class _Variation:
     closing: Token
 
 
+class _Lexer(Lexer):
+    """Lark's lexer for this grammar, choosing the terminal to try by the token's first character.
+
+    Lark's own lexers match one alternation of every terminal at each token; with terminals as
+    large as ours (a TURN token holds two plays), that alternation is most of the parse time.
+    The first character of a token tells which terminals can start there (a digit: a turn, a
+    play or a result; "[": a tag...), so this lexer tries only those, in the order Lark would,
+    with the grammar's own regular expressions. Tokens carry their line and column as Lark's do.
+    """
+
+    __future_interface__ = 2
+
+    #: the terminals that can start with a character; every other character may start a play
+    #: ("bar/22", "pass", "--"); the grammar's terminals are all named here (a test checks)
+    FIRST: ClassVar[dict[str, tuple[str, ...]]] = {
+        "[": ("TAG",),
+        "{": ("COMMENT",),
+        ";": ("COMMENT",),
+        "!": ("ANNOTATION",),
+        "?": ("ANNOTATION",),
+        "$": ("NAG",),
+        "(": ("LPAR",),
+        ")": ("RPAR",),
+        "*": ("RESULT",),
+        **{digit: ("TURN", "PLAY", "RESULT") for digit in "0123456789"},
+    }
+    OTHERS: ClassVar[tuple[str, ...]] = ("PLAY",)
+
+    def __init__(self, conf: LexerConf) -> None:
+        flags = conf.g_regex_flags
+        self.conf = conf
+        patterns = {
+            terminal.name: re.compile(terminal.pattern.to_regexp(), flags).match
+            for terminal in conf.terminals
+            if terminal.name not in conf.ignore
+        }
+        self.first = {c: [(n, patterns[n]) for n in names] for c, names in self.FIRST.items()}
+        self.others = [(name, patterns[name]) for name in self.OTHERS]
+        self.space = re.compile(r"\s+").match
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        text: str = lexer_state.text.text
+        position = lexer_state.text.start
+        end = lexer_state.text.end
+        line = column = 1
+        first, others, space = self.first, self.others, self.space
+        while position < end:
+            name = ""
+            found = None
+            for name, match in first.get(text[position], others):  # noqa: B007 (used below)
+                found = match(text, position)
+                if found is not None:
+                    break
+            if found is None:
+                found = space(text, position)
+                if found is None:
+                    raise self.unexpected(text, position, line, column, parser_state)
+                name = ""
+            value = found.group()
+            if name:
+                yield Token(name, value, position, line, column)
+            newlines = value.count("\n")
+            if newlines:
+                line += newlines
+                column = len(value) - value.rfind("\n")
+            else:
+                column += len(value)
+            position = found.end()
+
+    def unexpected(
+        self, text: str, position: int, line: int, column: int, parser_state: Any
+    ) -> UnexpectedCharacters:
+        expected = set(parser_state.parse_conf.states[parser_state.position])
+        return UnexpectedCharacters(  # type: ignore[no-untyped-call]
+            text,
+            position,
+            line,
+            column,
+            allowed=expected,
+            state=parser_state,
+            terminals_by_name=self.conf.terminals_by_name,
+        )
+
+
 @functools.cache
 def _parser() -> Lark:
     """The one LALR parser, built on first use (about 30 ms) and kept for the process."""
     text = grammar_file().read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", lexer="contextual", transformer=_Shape())
+    return Lark(text, parser="lalr", lexer=_Lexer, transformer=_Shape())
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +232,7 @@ _PIECE = re.compile(
     r"|(?P<pass>(?i:pass)\b|--)"
     r"|(?P<step>\S+)"
 )
-_TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"((?:[^"\\\r\n]|\\.)*)"')
+_TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"((?:[^"\\\r\n]|\\.)*)"[ \t]*')
 _UNESCAPE = re.compile(r'\\(["\\])')
 _DATE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)\Z")
 _SCORE = re.compile(r"\d+-\d+\Z")
@@ -231,8 +320,9 @@ class _GameReader:
         self.error(slips()[name].expected, found, line, column)
 
     def end_position(self) -> tuple[int, int]:
-        lines = self.text.rstrip().split("\n")
-        return len(lines), len(lines[-1]) + 1
+        """The chunk line and column just after the game's last character."""
+        text = self.text.rstrip()
+        return text.count("\n") + 1, len(text) - text.rfind("\n")
 
     def syntax_error(self, exc: UnexpectedInput) -> None:
         """Turn Lark's exception into ``expected <what>, found <what>``, friendly if we can."""
@@ -326,20 +416,21 @@ class _GameReader:
         return record
 
     def tag(self, record: GameRecord, token: Token) -> None:
-        match = _TAG.match(token)
-        assert match is not None  # the grammar has checked the shape
-        name, value = match.group(1), match.group(2)
-        if "\\" in value:
-            value = _UNESCAPE.sub(r"\1", value)
-        if name in record.tags:
-            self.error(f"one [{name}] tag per game", f"a second [{name}]", *_at(token))
-            return
-        record.tags[name] = value
-        record.tag_spans[name] = self.span(token, 0, len(str(token).rstrip()))
-        check = _TAG_CHECKS.get(name)
-        if check is not None and not check[0].match(value):
-            line, column = _at(token)
-            self.error(check[1], f'"{value}"', line, column + match.start(2) - 1)
+        """Read the tags of a TAG token (one or more tags in a row)."""
+        text = str(token)
+        for match in _TAG.finditer(text):
+            name, value = match.group(1), match.group(2)
+            if "\\" in value:
+                value = _UNESCAPE.sub(r"\1", value)
+            if name in record.tags:
+                where = self.where(token, match.start())
+                self.error(f"one [{name}] tag per game", f"a second [{name}]", *where)
+                continue
+            record.tags[name] = value
+            record.tag_spans[name] = self.span(token, match.start(), match.end() + 1)
+            check = _TAG_CHECKS.get(name)
+            if check is not None and not check[0].match(value):
+                self.error(check[1], f'"{value}"', *self.where(token, match.start(2) - 1))
 
     def result(self, record: GameRecord, token: Token) -> None:
         record.result = str(token).strip()
@@ -358,28 +449,38 @@ class _GameReader:
         simply rebuilt with them.
         """
         leading: list[str] = []
-        last_had_play = False
+        # What the last token was, for annotations and glyphs, which the grammar lets through
+        # anywhere: "play" (a play ended it), "annotation", "glyph", or "" (anything else).
+        after = ""
         for item in items:
             if isinstance(item, Token):
                 kind = item.type
                 if kind == "TURN" or kind == "PLAY":
-                    last_had_play = self.plays(item, numbering, plays, in_variation)
-                elif kind == "COMMENT":
+                    after = "play" if self.plays(item, numbering, plays, in_variation) else ""
+                    continue
+                if kind == "COMMENT":
                     if plays:
                         last = plays[-1]
                         plays[-1] = replace(last, comments=(*last.comments, _comment_text(item)))
                     else:
                         leading.append(_comment_text(item))
                 elif kind == "ANNOTATION":
-                    if last_had_play:
-                        plays[-1] = replace(plays[-1], annotation=str(item).strip())
+                    text = str(item).strip()
+                    if after == "play":
+                        plays[-1] = replace(plays[-1], annotation=text)
+                        after = "annotation"
+                        continue
+                    if after:
+                        self.error("the annotation right after the play", text, *_at(item))
                     else:
-                        self.error("a play before the annotation", str(item).strip(), *_at(item))
+                        self.error("a play before the annotation", text, *_at(item))
                 elif kind == "NAG":
-                    self.nag(item, plays if last_had_play else None)
+                    self.nag(item, plays if after else None)
+                    after = "glyph" if after else ""
+                    continue
             else:
-                last_had_play = False
                 self.variation(item, plays)
+            after = ""
         return leading
 
     def nag(self, token: Token, plays: list[WrittenPlay] | None) -> None:
@@ -445,11 +546,13 @@ class _GameReader:
                 had_play = True
                 continue
             if moves is not None and single:
-                first, _, second = word.partition("/")
-                start, stop = _POINTS.get(first), _POINTS.get(second)
-                if start is not None and stop is not None:
-                    span = _new_tuple(Span, (line, column + at, line, column + search - 1))
-                    moves.append(_new_tuple(Move, (start, stop, 1, False, span)))
+                shape = _STEP_SHAPES.get(word) or _step_shape(word)
+                if shape:
+                    for start, stop, count, hit, first, last in shape:
+                        span = _new_tuple(
+                            Span, (line, column + at + first, line, column + at + last)
+                        )
+                        moves.append(_new_tuple(Move, (start, stop, count, hit, span)))
                     end = search
                     continue
             if (
@@ -522,11 +625,10 @@ class _GameReader:
         if single:
             line, column = _at(token)
             line += self.offset
-            span = Span(line, column + begin, line, column + end - 1)
+            span = _new_tuple(Span, (line, column + begin, line, column + end - 1))
         else:
             span = self.span(token, begin, end)
-        text = str(token)[begin:end]
-        return WrittenPlay(side, turn, dice, tuple(moves), None, (), (), (), (), text, span)
+        return _new_play(side, turn, dice, tuple(moves), str(token)[begin:end], span)
 
     def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int]:
         first = piece.group(5) or piece.group(7)
@@ -605,6 +707,76 @@ class _GameReader:
             moves.append(Move(points[k], points[k + 1], count, hits[k + 1], span))
 
 
+#: the moves of the step words met so far, as (start, end, count, hit, first, last character)
+_STEP_SHAPES: dict[str, tuple[tuple[int, int, int, bool, int, int], ...]] = {}
+_STEP = re.compile(r"((?:\d+|(?i:bar|off))\*?(?:/(?:\d+|(?i:bar|off))\*?)+)(?:\((\d+)\)(\*?))?\Z")
+
+
+def _step_shape(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
+    """The moves of a well-formed step word (empty if it is not one), remembered.
+
+    A corpus uses few distinct step words (``24/18``, ``13/9(2)``, ``24/18/13``...), so each is
+    split once; a word with anything wrong is left to :meth:`_GameReader.step`, which reports it.
+    """
+    match = _STEP.match(word)
+    if match is None:
+        return ()
+    count = _number(match.group(2)) if match.group(2) else 1
+    parts = match.group(1).split("/")
+    if not 1 <= count <= 15 or parts[0].endswith("*"):
+        return ()
+    points = []
+    offsets = []
+    at = 0
+    for part in parts:
+        point = _POINTS.get(part.rstrip("*").lower())
+        if point is None:
+            return ()
+        points.append((point, part.endswith("*")))
+        offsets.append((at, at + len(part) - 1))
+        at += len(part) + 1
+    if match.group(3):
+        points[-1] = (points[-1][0], True)
+    moves = []
+    for k in range(len(parts) - 1):
+        last = len(word) - 1 if k == len(parts) - 2 else offsets[k + 1][1]
+        moves.append((points[k][0], points[k + 1][0], count, points[k + 1][1], offsets[k][0], last))
+    shape = tuple(moves)
+    if len(_STEP_SHAPES) < 10_000:  # bounded, whatever the input
+        _STEP_SHAPES[word] = shape
+    return shape
+
+
+# WrittenPlay is a frozen dataclass, whose __init__ sets its eleven fields through
+# object.__setattr__; the reader builds one per play, so it sets the slots directly, which
+# makes the same object three times faster (tests/test_record.py checks they are equal).
+_SET = {name: getattr(WrittenPlay, name).__set__ for name in WrittenPlay.__slots__}
+
+
+def _new_play(
+    side: Side,
+    turn: int,
+    dice: tuple[int, int] | None,
+    moves: tuple[Move, ...],
+    text: str,
+    span: Span,
+) -> WrittenPlay:
+    """``WrittenPlay(side, turn, dice, moves, text=text, span=span)``, built faster."""
+    play: WrittenPlay = object.__new__(WrittenPlay)
+    _SET["side"](play, side)
+    _SET["turn"](play, turn)
+    _SET["dice"](play, dice)
+    _SET["moves"](play, moves)
+    _SET["annotation"](play, None)
+    _SET["nags"](play, ())
+    _SET["comments"](play, ())
+    _SET["comments_before"](play, ())
+    _SET["variations"](play, ())
+    _SET["text"](play, text)
+    _SET["span"](play, span)
+    return play
+
+
 def _at(token: Token) -> tuple[int, int]:
     # Lark types the position as optional; every token the lexer makes has one.
     return token.line or 0, token.column or 0
@@ -630,7 +802,15 @@ _TAG_CHECKS: dict[str, tuple[re.Pattern[str], str]] = {
 
 _TAG_LINE = re.compile(r"[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)")
 _TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+"')
-_ENDS_WITH_RESULT = re.compile(r"(?:^|\s)(?:\d+-\d+|\*)\s*\Z")
+_RESULT_WORD = re.compile(r"\d+-\d+|\*")
+
+
+def _ends_with_result(code: str) -> bool:
+    """Whether the last word of a line (comments removed) is a result such as 2-0 or *."""
+    words = code.rsplit(None, 1)
+    return bool(words) and _RESULT_WORD.fullmatch(words[-1]) is not None
+
+
 _CONTINUES = re.compile(r"\s*(?:(?:\d+|(?i:bar|off))\*?/|(?i:pass)\b|--|:)")
 
 
@@ -689,7 +869,7 @@ def _games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
                 code, in_comment = _code(line, close + 1)
                 if code.strip():
                     moves = True
-                    ended = bool(_ENDS_WITH_RESULT.search(code))
+                    ended = _ends_with_result(code)
                 continue
         if not line or line.isspace():
             if chunk:
@@ -717,7 +897,7 @@ def _games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
         code, in_comment = _code(line, 0)
         if code and not code.isspace():
             moves = True
-            ended = bool(_ENDS_WITH_RESULT.search(code))
+            ended = _ends_with_result(code)
     if chunk:
         yield first, chunk
 
@@ -818,6 +998,59 @@ def _text_lines(stream: IO[str], file: str | None) -> Iterator[str]:
         yield line
 
 
+@dataclass(frozen=True, slots=True)
+class GameChunk:
+    """The text of one game, cut from a stream but not parsed, and where it stands in its file.
+
+    Plain data, cheap to send to another process: ``jacquet validate --jobs`` cuts a file into
+    chunks in one process and parses them in others.
+    """
+
+    text: str
+    first_line: int
+    file: str | None
+    index: int
+    #: undecodable bytes in the game's lines: (line in the file, column, message)
+    problems: tuple[tuple[int, int, str], ...] = ()
+
+
+def split_games(
+    stream: IO[bytes] | IO[str], file: str | None = None, *, encoding: str = "utf-8"
+) -> Iterator[GameChunk]:
+    """Cut a stream into games without parsing them; raises NotationError for a binary file."""
+    if file is None:
+        name = getattr(stream, "name", None)
+        file = name if isinstance(name, str) else None
+    decoder: _Decoder | None = None
+    if isinstance(stream.read(0), bytes):
+        decoder = _Decoder(file, encoding)
+        lines = decoder.lines(stream)  # type: ignore[arg-type]
+    else:
+        lines = _text_lines(stream, file)  # type: ignore[arg-type]
+    for index, (first, chunk) in enumerate(_games(lines), 1):
+        while chunk and (not chunk[-1] or chunk[-1].isspace()):
+            chunk.pop()
+        problems: tuple[tuple[int, int, str], ...] = ()
+        if decoder is not None and decoder.problems:
+            last = first + len(chunk) - 1
+            problems = tuple(p for p in decoder.problems if p[0] <= last)
+            decoder.problems = [p for p in decoder.problems if p[0] > last]
+        yield GameChunk("\n".join(chunk), first, file, index, problems)
+
+
+def parse_chunk(chunk: GameChunk) -> GameRecord:
+    """The record of one chunk, with its syntax and decoding errors."""
+    record = _parse_chunk(chunk.text, chunk.first_line, chunk.file, chunk.index)
+    if chunk.problems:
+        reader = _GameReader(record.text, chunk.first_line, chunk.file, chunk.index)
+        for line, column, message in chunk.problems:
+            record.errors.append(
+                reader.make_error("expected " + message, line - chunk.first_line + 1, column)
+            )
+        record.errors.sort(key=lambda e: (e.line or 0, e.column or 0))
+    return record
+
+
 def read_games(
     stream: IO[bytes] | IO[str] | os.PathLike[str],
     file: str | None = None,
@@ -836,29 +1069,8 @@ def read_games(
         with open(path, "rb") as handle:
             yield from read_games(handle, file or path, encoding=encoding, strict=strict)
         return
-    if file is None:
-        name = getattr(stream, "name", None)
-        file = name if isinstance(name, str) else None
-    decoder: _Decoder | None = None
-    if isinstance(stream.read(0), bytes):
-        decoder = _Decoder(file, encoding)
-        lines = decoder.lines(stream)  # type: ignore[arg-type]
-    else:
-        lines = _text_lines(stream, file)  # type: ignore[arg-type]
-    for index, (first, chunk) in enumerate(_games(lines), 1):
-        while chunk and (not chunk[-1] or chunk[-1].isspace()):
-            chunk.pop()
-        record = _parse_chunk("\n".join(chunk), first, file, index)
-        if decoder is not None and decoder.problems:
-            last = first + len(chunk) - 1
-            mine = [p for p in decoder.problems if p[0] <= last]
-            decoder.problems = [p for p in decoder.problems if p[0] > last]
-            reader = _GameReader(record.text, first, file, index)
-            for line, column, message in mine:
-                record.errors.append(
-                    reader.make_error("expected " + message, line - first + 1, column)
-                )
-            record.errors.sort(key=lambda e: (e.line or 0, e.column or 0))
+    for chunk in split_games(stream, file, encoding=encoding):
+        record = parse_chunk(chunk)
         if strict and record.errors:
             raise record.errors[0]
         yield record

@@ -310,3 +310,34 @@ def test_write_game_of_a_parsed_record_is_stable() -> None:
         again = parse_game(text, strict=True)
         assert again == game
         assert write_game(again) == text
+
+
+def test_the_fast_lexer_knows_every_terminal_and_agrees_with_larks_own() -> None:
+    from lark import Lark
+
+    from jacquet_notation.notation import _Lexer, _parser, grammar_file
+
+    names = {t.name for t in _parser().terminals if t.name not in _parser().ignore_tokens}
+    named = {n for names_ in _Lexer.FIRST.values() for n in names_} | set(_Lexer.OTHERS)
+    assert named == names
+    reference = Lark(grammar_file().read_text("utf-8"), parser="lalr", lexer="contextual")
+    for path in sorted(DATA.glob("*.jqt")):
+        text = path.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n")
+        for chunk in text.split("\n\n"):
+            try:
+                expected = [(t.type, str(t), t.line, t.column) for t in reference.lex(chunk)]
+            except Exception:
+                continue
+            mine = _parser().parser.lexer.lex(_lexer_state(chunk), _AnyState())
+            assert [(t.type, str(t), t.line, t.column) for t in mine] == expected
+
+
+class _AnyState:
+    """A parser state for lexing alone (only read when a character cannot be lexed)."""
+
+
+def _lexer_state(text: str) -> object:
+    from lark.lexer import LexerState
+    from lark.utils import TextSlice
+
+    return LexerState(TextSlice.cast_from(text))

@@ -58,3 +58,16 @@ def test_match_header_from_tags() -> None:
     assert GameRecord(tags={"Match": "x"}).match_header() == MatchHeader(None, None, None)
     assert GameRecord().match_header() is None
     assert GameRecord().is_valid
+
+
+def test_the_readers_fast_constructor_makes_the_same_play() -> None:
+    from jacquet_notation.notation import _new_play
+
+    moves = (Move(24, 18, span=Span(1, 9, 1, 13)),)
+    fast = _new_play("black", 4, (6, 5), moves, "6-5: 24/18", Span(1, 4, 1, 13))
+    slow = WrittenPlay("black", 4, (6, 5), moves, text="6-5: 24/18", span=Span(1, 4, 1, 13))
+    assert fast == slow
+    for field in dataclasses.fields(WrittenPlay):
+        assert getattr(fast, field.name) == getattr(slow, field.name), field.name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.turn = 5  # type: ignore[misc]
