@@ -17,8 +17,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Literal
 
-from .chunks import GameChunk, parse_chunk, split_games
 from .errors import JacquetError, NotationError
+from .notation import GameChunk, parse_chunk, split_games
 from .record import GameRecord
 from .replay import ReplayedGame, ReplayError, replay
 from .rules import Rules
