@@ -14,9 +14,11 @@ import hashlib
 import io
 import json
 import os
+import queue
 import re
 import sqlite3
 import sys
+import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -441,7 +443,7 @@ def open_archive(db: str | os.PathLike[str]) -> sqlite_utils.Database:
     path = os.fspath(db)
     _check_file(path)
     try:
-        conn = sqlite3.connect(path, timeout=60)
+        conn = sqlite3.connect(path, timeout=60, check_same_thread=False)
     except sqlite3.Error as error:
         raise ArchiveError(f"{path}: cannot open the archive: {error}") from None
     database = sqlite_utils.Database(conn, execute_plugins=False)
@@ -559,8 +561,13 @@ def _point(point: int) -> str:
     return "bar" if point == 25 else "off" if point == 0 else str(point)
 
 
-#: "a/b" for every pair of points, 25 = bar and 0 = off (the steps of a play, as the engine writes)
-_STEPS = [[f"{_point(a)}/{_point(b)}" for b in range(26)] for a in range(26)]
+#: ``_STEPS[hit][a][b]``: a step as the engine writes it (``24/18``, ``bar/22``, ``13/7*``)
+_STEPS = [
+    [[f"{_point(a)}/{_point(b)}{'*' if hit else ''}" for b in range(26)] for a in range(26)]
+    for hit in (0, 1)
+]
+#: ``_DICE[high][low]``: ``6-5``
+_DICE = [[f"{high}-{low}" for low in range(7)] for high in range(7)]
 
 
 def _hash(text: str) -> str:
@@ -616,9 +623,11 @@ class _Writer:
         columns = ", ".join(GAME_COLUMNS)
         marks = ", ".join("?" for _ in GAME_COLUMNS)
         self.insert_game = f"INSERT INTO games ({columns}) VALUES ({marks})"
-        self.insert_turn = (
-            f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) "
-            f"VALUES ({', '.join('?' for _ in TURN_COLUMNS)})"
+        # Turns and positions go in as one JSON array a batch: a single statement, so that
+        # SQLite does the whole insert without the GIL (see _Pipeline) and Python binds one value.
+        picked = ", ".join(f"value ->> {index}" for index in range(len(TURN_COLUMNS)))
+        self.insert_turns = (
+            f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) SELECT {picked} FROM json_each(?)"
         )
 
     def forget(self) -> None:
@@ -634,23 +643,24 @@ class _Writer:
         """Key, turn, pips and men off; each side's part is cached, as a play changes one side."""
         sides = self.sides
         white, black = position.packed_white, position.packed_black
-        white_side = sides.get(white)
-        if white_side is None:
-            if len(sides) > 1_000_000:
-                sides.clear()
-            white_side = sides[white] = (side_bits(white), pips(white))
-        black_side = sides.get(black)
-        if black_side is None:
-            black_side = sides[black] = (side_bits(black), pips(black))
+        white_side = sides.get(white) or self._side(white)
+        black_side = sides.get(black) or self._side(black)
         turn = position.turn
+        value = ((turn == "black") << 82 | white_side[0] << 41 | black_side[0]) << 13
         return (
-            _key(turn, white_side[0], black_side[0]),
+            _BASE64(value.to_bytes(12, "big"))[:14].decode("ascii"),
             turn,
             white_side[1],
             black_side[1],
             white & 15,
             black & 15,
         )
+
+    def _side(self, packed: int) -> tuple[int, int]:
+        if len(self.sides) > 1_000_000:
+            self.sides.clear()
+        found = self.sides[packed] = (side_bits(packed), pips(packed))
+        return found
 
     def _options(self, rules: Rules) -> str:
         text = self.options.get(rules)
@@ -682,45 +692,47 @@ class _Writer:
             game_id = _hash(canonical)
         comments = list(record.comments)
         turns: list[tuple[Any, ...]] = []
+        append = turns.append
         reached: dict[str, tuple[str, str, int, int, int, int]] = {}
         final_key: str | None = None
         stopped = False
         last_turn = 0
         last_position: Position | None = None
         last_info: tuple[str, str, int, int, int, int] = ("", "white", 0, 0, 0, 0)
+        position_info = self._position
+        dice_text, step_text = _DICE, _STEPS
+        # The hot loop of an import (one pass a play): tables and caches, no generic accessors.
         for number, ply in enumerate(game.plies, 1):
             written = ply.written
-            last_turn = max(last_turn, written.turn)
-            dice = f"{written.dice[0]}-{written.dice[1]}" if written.dice else None
-            key_before = key_after = steps = None
-            moved: int | None = None
+            if written.turn > last_turn:
+                last_turn = written.turn
+            dice = dice_text[written.dice[0]][written.dice[1]] if written.dice else None
+            key_before = key_after = steps = moved = None
             if not stopped:
                 if ply.before is not last_position:
-                    last_info = self._position(ply.before)
+                    last_info = position_info(ply.before)
                     reached[last_info[0]] = last_info
                 key_before = last_info[0]
-                if ply.play is not None and ply.after is not None:
-                    last_position = ply.after
-                    last_info = self._position(last_position)
+                play = ply.play
+                if play is not None:
+                    last_position = play.position
+                    last_info = position_info(last_position)
                     key_after = final_key = last_info[0]
                     reached[key_after] = last_info
-                    play_steps = ply.play.steps
-                    steps = " ".join(
-                        [
-                            _STEPS[step.start][step.end] + ("*" if step.hit else "")
-                            for step in play_steps
-                        ]
-                    )
-                    moved = sum([step.start - step.end for step in play_steps])
+                    steps = " ".join([step_text[s.hit][s.start][s.end] for s in play.steps])
+                    moved = sum([s.start - s.end for s in play.steps])
                 else:
                     stopped = True
-            notes = written.comments_before + written.comments
-            comments.extend(notes)
+            note = None
+            if written.comments or written.comments_before:
+                notes = written.comments_before + written.comments
+                comments.extend(notes)
+                note = "\n".join(notes)
             text = written.text
             if not text:
                 moves = " ".join(move.notation() for move in written.moves) or "pass"
                 text = f"{dice}: {moves}" if dice else "pass"
-            turns.append(
+            append(
                 (
                     game_id,
                     number,
@@ -733,8 +745,8 @@ class _Writer:
                     key_before,
                     key_after,
                     written.annotation,
-                    " ".join(f"${nag}" for nag in written.nags) or None,
-                    "\n".join(notes) or None,
+                    " ".join([f"${nag}" for nag in written.nags]) if written.nags else None,
+                    note,
                     describe_error(game, record, ply.error) if ply.error else None,
                 )
             )
@@ -829,7 +841,7 @@ class _Writer:
             game["source_id"] = self.name_id("sources", game["source"])
             game_rows.append(tuple(game[column] for column in GAME_COLUMNS))
         self.conn.executemany(self.insert_game, game_rows)
-        self.conn.executemany(self.insert_turn, (turn for rows in new for turn in rows.turns))
+        self.insert_turn_rows([turn for rows in new for turn in rows.turns])
         if count_positions:
             self.count_positions(new)
         self.link_duplicates([rows.id for rows in new if rows.game["fingerprint"]])
@@ -845,12 +857,18 @@ class _Writer:
                     counts[key] = [*info, 1]
                 else:
                     entry[6] += 1
-        self.conn.executemany(
+        picked = ", ".join(f"value ->> {index}" for index in range(7))
+        self.conn.execute(
             "INSERT INTO positions (key, turn, white_pips, black_pips, white_off, black_off, "
-            "games) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            f"games) SELECT {picked} FROM json_each(?) WHERE true "
             "ON CONFLICT (key) DO UPDATE SET games = games + excluded.games",
-            counts.values(),
+            (json.dumps(list(counts.values())),),
         )
+
+    def insert_turn_rows(self, turns: list[tuple[Any, ...]]) -> None:
+        """Insert turn rows, one statement a batch."""
+        if turns:
+            self.conn.execute(self.insert_turns, (json.dumps(turns),))
 
     def link_duplicates(self, ids: Sequence[str]) -> None:
         """Link each of the new games ``ids`` to the earlier games with its fingerprint."""
@@ -954,6 +972,50 @@ def _reparse(text: str, file: str | None, index: int, line: int) -> GameRecord:
     return record
 
 
+class _Pipeline:
+    """Writes batches on a second thread while this one parses and replays the next games.
+
+    Turns and positions go in as one statement a batch, during which sqlite3 releases the GIL,
+    so SQLite's work runs beside the parsing. The two threads never use the connection at the
+    same time: the importer touches it again only after :meth:`close`.
+    """
+
+    def __init__(self, writer: _Writer) -> None:
+        self.writer = writer
+        self.queue: queue.Queue[list[_Rows] | None] = queue.Queue(maxsize=2)
+        self.error: BaseException | None = None
+        self.aborted = False
+        self.added = 0
+        self.thread = threading.Thread(target=self._run, name="jacquet-archive-writer")
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            batch = self.queue.get()
+            if batch is None:
+                return
+            if self.error is not None or self.aborted:
+                continue
+            try:
+                self.added += _write_occurrences(self.writer, batch)
+            except BaseException as error:  # handed to the importer's thread in put or close
+                self.error = error
+
+    def put(self, batch: list[_Rows]) -> None:
+        if self.error is not None:
+            raise self.error
+        self.queue.put(batch)
+
+    def close(self, *, abort: bool = False) -> int:
+        """Wait for the writes; the number of new games. Raises what the writer raised."""
+        self.aborted = abort
+        self.queue.put(None)
+        self.thread.join()
+        if self.error is not None and not abort:
+            raise self.error
+        return self.added
+
+
 class _Importer:
     """Imports files one transaction each, and counts what it did."""
 
@@ -1043,38 +1105,43 @@ class _Importer:
         summary = self.summary
         import_id = _new_import(self.db, name, sha)
         counts = {"valid": 0, "invalid": 0, "unreadable": 0}
-        games = new_games = 0
+        games = 0
         problem: str | None = None
         batch: list[_Rows] = []
-
-        def flush() -> int:
-            added = _write_occurrences(self.writer, batch)
-            if self.progress is not None:
-                self.progress(len(batch))
-            batch.clear()
-            return added
-
+        pipeline = _Pipeline(self.writer)
+        finished = False
         try:
-            records: Iterator[GameRecord] = (
-                read_games(stream, name, encoding=self.encoding)
-                if stream is not None
-                else read_games(Path(name), name, encoding=self.encoding)
-            )
-            for record in records:
-                rows = self.writer.derive(record, import_id)
-                batch.append(rows)
-                games += 1
-                counts[rows.status] += 1
-                summary.errors.extend(rows.messages)
-                if len(batch) >= BATCH:
-                    new_games += flush()
-        except OSError as error:
-            problem = f"{name}: {error.strerror or error}"
-        except JacquetError as error:
-            error.file = error.file or name
-            problem = str(error).splitlines()[0]
-        if batch:
-            new_games += flush()
+            try:
+                records: Iterator[GameRecord] = (
+                    read_games(stream, name, encoding=self.encoding)
+                    if stream is not None
+                    else read_games(Path(name), name, encoding=self.encoding)
+                )
+                for record in records:
+                    rows = self.writer.derive(record, import_id)
+                    batch.append(rows)
+                    games += 1
+                    counts[rows.status] += 1
+                    summary.errors.extend(rows.messages)
+                    if len(batch) >= BATCH:
+                        pipeline.put(batch)
+                        if self.progress is not None:
+                            self.progress(len(batch))
+                        batch = []
+            except OSError as error:
+                problem = f"{name}: {error.strerror or error}"
+            except JacquetError as error:
+                error.file = error.file or name
+                problem = str(error).splitlines()[0]
+            if batch:
+                pipeline.put(batch)
+                if self.progress is not None:
+                    self.progress(len(batch))
+            finished = True
+        finally:
+            # The writer thread must be done with the connection before this thread commits or
+            # rolls back; after a failure here, what it still holds is dropped.
+            new_games = pipeline.close(abort=not finished)
         if games == 0 and problem is None:
             problem = f"{name}: no game records in this file"
         if problem is not None:
@@ -1200,7 +1267,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
             turns.extend(rows.turns)
             counted.append(rows)
         conn.executemany(update, updates)
-        conn.executemany(writer.insert_turn, turns)
+        writer.insert_turn_rows(turns)
         writer.count_positions(counted)
     duplicated = [
         row[0]
