@@ -529,30 +529,35 @@ class _GameReader:
         turn = begin = end = 0
         had_play = False
         search = consumed = 0
+        # Globals as locals: this loop runs for every word of every play.
+        dice_words, step_shapes, new_tuple = _DICE, _STEP_SHAPES, _new_tuple
+        find = text.find
         for word in text.split():
-            at = text.find(word, search)
+            at = find(word, search)
             search = at + len(word)
             if at < consumed:
                 continue  # already read as part of the piece before ("12. ...", "6-5 :")
-            found = _DICE.get(word)
+            found = dice_words.get(word)
             if found is not None:
                 if moves is not None:
                     plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
                 dice = found
                 side, turn = numbering.side, numbering.turn
-                numbering.advance()
+                if side == "white":
+                    numbering.side = "black"
+                else:
+                    numbering.side, numbering.turn = "white", turn + 1
                 moves = []
                 begin, end = at, search
                 had_play = True
                 continue
             if moves is not None and single:
-                shape = _STEP_SHAPES.get(word) or _step_shape(word)
+                shape = step_shapes.get(word) or _step_shape(word)
                 if shape:
+                    left = column + at
                     for start, stop, count, hit, first, last in shape:
-                        span = _new_tuple(
-                            Span, (line, column + at + first, line, column + at + last)
-                        )
-                        moves.append(_new_tuple(Move, (start, stop, count, hit, span)))
+                        span = new_tuple(Span, (line, left + first, line, left + last))
+                        moves.append(new_tuple(Move, (start, stop, count, hit, span)))
                     end = search
                     continue
             if (
@@ -925,40 +930,94 @@ class _Decoder:
         self.problems: list[tuple[int, int, str]] = []  # line, column, message
 
     def lines(self, stream: IO[bytes]) -> Iterator[str]:
-        offset = 0
-        decode = codecs.getdecoder(self.encoding)
-        for number, raw in enumerate(_bounded_lines(stream, self.file), 1):
-            start = 0
-            if number == 1 and raw.startswith(codecs.BOM_UTF8) and self.encoding == "utf-8":
-                start = len(codecs.BOM_UTF8)
-            if b"\x00" in raw:
-                nul = raw.index(b"\x00")
-                raise NotationError(
-                    f"not a text file: a NUL byte at offset {offset + nul}",
-                    file=self.file,
-                    line=number,
-                    column=len(raw[start:nul].decode(self.encoding, "replace")) + 1,
-                )
-            body = raw[start:]
+        """The lines of the stream, decoded a block at a time (much cheaper than line by line).
+
+        A block that does not decode is decoded again line by line, to note each bad byte with
+        its offset, line and column; a NUL byte or an overlong line stops the reading.
+        """
+        offset = 0  # of the first byte of ``data`` in the stream
+        number = 0  # lines yielded so far
+        carry = b""  # the start of a line whose end is in the next block
+        first = True
+        while True:
+            block = stream.read(_BLOCK)
+            data = carry + block
+            if not data:
+                return
+            if block:
+                cut = data.rfind(b"\n") + 1
+                if cut == 0 or len(data) - cut > MAX_LINE:
+                    if len(data) - cut > MAX_LINE:
+                        self.too_long(number + data.count(b"\n", 0, cut) + 1)
+                    carry = data
+                    continue
+                data, carry = data[:cut], data[cut:]
+            else:
+                carry = b""  # the last line, without its newline
+            if first:
+                first = False
+                if self.encoding == "utf-8" and data.startswith(codecs.BOM_UTF8):
+                    data = data[len(codecs.BOM_UTF8) :]
+                    offset = len(codecs.BOM_UTF8)
+            if b"\x00" in data:
+                self.nul(data, offset, number)
             try:
-                text = decode(body)[0]
+                text = data.decode(self.encoding)
+            except UnicodeDecodeError:
+                text = self.decode_lines(data, offset, number)
+            lines = text.split("\n")
+            if text.endswith("\n"):
+                lines.pop()
+            for line in lines:
+                number += 1
+                if len(line) > MAX_LINE:
+                    self.too_long(number)
+                yield line[:-1] if line.endswith("\r") else line
+            offset += len(data)
+
+    def decode_lines(self, data: bytes, offset: int, number: int) -> str:
+        """Decode a block line by line, noting every byte that does not decode."""
+        texts = []
+        for raw in data.splitlines(keepends=True):
+            number += 1
+            try:
+                texts.append(raw.decode(self.encoding))
             except UnicodeDecodeError as error:
-                column = len(body[: error.start].decode(self.encoding, "replace")) + 1
-                bad = body[error.start : error.end].hex(" ")
+                column = len(raw[: error.start].decode(self.encoding, "replace")) + 1
+                bad = raw[error.start : error.end].hex(" ")
                 self.problems.append(
                     (
                         number,
                         column,
                         f"text in {self.encoding}, found the byte {bad} at offset"
-                        f" {offset + start + error.start} (try --encoding latin-1)",
+                        f" {offset + error.start} (try --encoding latin-1)",
                     )
                 )
-                text = body.decode(self.encoding, "replace")
+                texts.append(raw.decode(self.encoding, "replace"))
             offset += len(raw)
-            if text.endswith("\n"):
-                text = text[:-2] if text.endswith("\r\n") else text[:-1]
-            yield text
+        return "".join(texts)
 
+    def nul(self, data: bytes, offset: int, number: int) -> None:
+        at = data.index(b"\x00")
+        line_start = data.rfind(b"\n", 0, at) + 1
+        raise NotationError(
+            f"not a text file: a NUL byte at offset {offset + at}",
+            file=self.file,
+            line=number + data.count(b"\n", 0, at) + 1,
+            column=len(data[line_start:at].decode(self.encoding, "replace")) + 1,
+        )
+
+    def too_long(self, number: int) -> None:
+        raise NotationError(
+            f"line {number} is longer than {MAX_LINE:,} characters: not a game record",
+            file=self.file,
+            line=number,
+            column=MAX_LINE + 1,
+        )
+
+
+#: how much of a binary stream is read and decoded at a time
+_BLOCK = 1 << 14
 
 #: the longest line a record may have; a longer one is not a record (and would fill memory)
 MAX_LINE = 1_000_000

@@ -341,3 +341,35 @@ def _lexer_state(text: str) -> object:
     from lark.utils import TextSlice
 
     return LexerState(TextSlice.cast_from(text))
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 14])
+def test_decoding_by_blocks_of_any_size_gives_the_same_games(
+    block: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import jacquet_notation.notation as notation
+
+    expected = {}
+    for path in sorted(DATA.glob("*.jqt")):
+        expected[path.name] = [(g, g.text, [str(e) for e in g.errors]) for g in read_games(path)]
+    monkeypatch.setattr(notation, "_BLOCK", block)
+    for path in sorted(DATA.glob("*.jqt")):
+        got = [(g, g.text, [str(e) for e in g.errors]) for g in read_games(path)]
+        assert got == expected[path.name], path.name
+    data = b'[Event "x"]\r\n1. 6-5: 24/13\r\n\xe9\x00'
+    with pytest.raises(NotationError, match="NUL byte at offset 29") as error:
+        list(read_games(io.BytesIO(data)))
+    assert (error.value.line, error.value.column) == (3, 2)
+
+
+def test_an_overlong_line_is_refused_before_it_fills_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import jacquet_notation.notation as notation
+
+    monkeypatch.setattr(notation, "MAX_LINE", 50)
+    monkeypatch.setattr(notation, "_BLOCK", 16)
+    data = b"1. 6-5: 24/13 2-0\n" + b"x" * 200 + b"\n"
+    with pytest.raises(NotationError, match="line 2 is longer than 50 characters") as error:
+        list(read_games(io.BytesIO(data)))
+    assert error.value.line == 2
