@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Any, TypeVar, cast
 from urllib.parse import quote
 
 from datasette import hookimpl as _datasette_hookimpl
+from datasette.database import QueryInterrupted
 from datasette.utils.asgi import NotFound, Response
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup
@@ -55,6 +57,12 @@ _KEY_COLUMNS = {
     (None, "position_key"),
 }
 _DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+#: every column name render_cell may draw or link (see _cell_link)
+_CELL_COLUMNS = frozenset(
+    {column for _, column in _KEY_COLUMNS}
+    | {"id", "game_id", "other_id", "plies", "white", "black", "white_id", "black_id"}
+    | {"player_id", "opponent_id", "name", "player", "opponent", "turn"}
+)
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -107,7 +115,9 @@ def dice_text(dice: str | None) -> str:
 # -- URLs ----------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=256)
 def _database_path(datasette: Any, database: str) -> str:
+    """The database's URL prefix; cached, as a table page asks for it in many cells."""
     return str(datasette.urls.database(database))
 
 
@@ -143,6 +153,8 @@ def render_cell(
     row: Any, value: Any, column: str, table: str | None, database: str, datasette: Any
 ) -> Markup | None:
     """Diagrams for position keys; links to the game, position and player pages."""
+    if column not in _CELL_COLUMNS:
+        return None  # most cells: answered before anything else is looked at
     label: Any = value
     if isinstance(value, dict):
         label, value = value.get("label"), value.get("value")
@@ -492,20 +504,11 @@ async def position_view(datasette: Any, request: Any) -> Response:
         raise NotFound(f"{key} is not a position key")
     position = Position.from_key(key)
     stored = await _rows(db, "select * from positions where key = ?", [key])
-    # Plays made from here, grouped by the roll and the position they reached (two spellings of
-    # one play reach one position); the points are from the mover's side.
-    plays = await _rows(
-        db,
-        "select t.dice, min(t.steps) as steps, t.key_after, count(*) as games, "
-        "sum(g.winner = t.side) as wins, sum(g.winner is not null and g.winner != t.side) "
-        "as losses, sum(case when g.winner = t.side then g.points else 0 end) as points_won, "
-        "sum(case when g.winner != t.side then g.points else 0 end) as points_lost "
-        "from turns t join games g on g.id = t.game_id "
-        "where t.key_before = ? and t.key_after is not null "
-        "group by t.dice, t.key_after order by games desc, t.dice, steps limit 500",
-        [key],
-    )
-    for play in plays:
+    try:
+        plays: list[dict[str, Any]] | None = [dict(play) for play in await _plays_from(db, key)]
+    except QueryInterrupted:
+        plays = None  # too many games through here to sum up within the time limit
+    for play in plays or []:
         play["url"] = position_url(datasette, name, play["key_after"])
         play["dice_text"] = dice_text(play["dice"])
         play["net"] = (play["points_won"] or 0) - (play["points_lost"] or 0)
@@ -533,6 +536,7 @@ async def position_view(datasette: Any, request: Any) -> Response:
         "stored": stored[0] if stored else None,
         "board_svg": Markup(svg),
         "plays": plays,
+        "time_limit_ms": datasette.setting("sql_time_limit_ms"),
         "games": games,
         "page": page,
         "more_url": f"{position_url(datasette, name, key)}?page={page + 1}" if more else None,
@@ -544,6 +548,40 @@ async def position_view(datasette: Any, request: Any) -> Response:
     return Response.html(
         await datasette.render_template("jacquet/position.html", context, request=request)
     )
+
+
+#: plays from a position, per (database file, key): only for immutable files, which cannot change
+_PLAYS_CACHE: OrderedDict[tuple[str, str], list[dict[str, Any]]] = OrderedDict()
+_PLAYS_CACHE_SIZE = 4096
+
+
+async def _plays_from(db: Any, key: str) -> list[dict[str, Any]]:
+    """The plays made from ``key``, grouped by the roll and the position reached (two spellings
+    of one play reach one position), with the games, wins and points of the side that made them.
+
+    The start position has a row per game of the archive to sum; an immutable archive cannot
+    change, so each answer is kept (a few thousand of them) and the next visit is immediate.
+    """
+    cache_key = (str(db.path), key)
+    if not db.is_mutable and cache_key in _PLAYS_CACHE:
+        _PLAYS_CACHE.move_to_end(cache_key)
+        return _PLAYS_CACHE[cache_key]
+    plays = await _rows(
+        db,
+        "select t.dice, min(t.steps) as steps, t.key_after, count(*) as games, "
+        "sum(g.winner = t.side) as wins, sum(g.winner is not null and g.winner != t.side) "
+        "as losses, sum(case when g.winner = t.side then g.points else 0 end) as points_won, "
+        "sum(case when g.winner != t.side then g.points else 0 end) as points_lost "
+        "from turns t join games g on g.id = t.game_id "
+        "where t.key_before = ? and t.key_after is not null "
+        "group by t.dice, t.key_after order by games desc, t.dice, steps limit 500",
+        [key],
+    )
+    if not db.is_mutable:
+        _PLAYS_CACHE[cache_key] = plays
+        while len(_PLAYS_CACHE) > _PLAYS_CACHE_SIZE:
+            _PLAYS_CACHE.popitem(last=False)
+    return plays
 
 
 async def _games_reaching(db: Any, key: str, offset: int, limit: int) -> list[dict[str, Any]]:

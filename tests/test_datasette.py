@@ -727,3 +727,58 @@ def test_serve_an_archive_read_only(tmp_path: Path, archive: Path) -> None:
         databases = fetch_json(f"{base.rsplit('/', 1)[0]}/-/databases.json")
         assert [(d["name"], d["is_mutable"]) for d in databases] == [("copy", False)]
     assert copy.read_bytes() == before
+
+
+def test_plain_datasette_loads_the_plugin_through_its_entry_point(archive: Path) -> None:
+    datasette = shutil.which("datasette") or str(Path(sys.executable).with_name("datasette"))
+    game = a_game(archive)
+    turn = query(archive, "select * from turns where game_id = ? and ply = 2", [game["id"]])[0]
+    result = subprocess.run(
+        [datasette, str(archive), "--get", f"/archive/-/game/{game['id']}?ply=2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert f'data-key="{turn["key_after"]}"' in result.stdout
+    result = subprocess.run(
+        [datasette, str(archive), "--get", f"/archive/turns?game_id={game['id']}&ply=2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert f'alt="{turn["key_after"]}"' in result.stdout
+
+
+def test_position_page_survives_the_time_limit(
+    ds: Any, archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datasette.database import QueryInterrupted
+
+    from jacquet_notation import datasette_plugin
+
+    async def too_slow(db: Any, key: str) -> list[dict[str, Any]]:
+        raise QueryInterrupted(Exception("interrupted"), "select ...", {})
+
+    monkeypatch.setattr(datasette_plugin, "_plays_from", too_slow)
+    first = query(archive, "select key_before from turns where ply = 1 limit 1")[0][0]
+    tree = page(ds, f"/archive/-/position/{first}")
+    assert "time limit (1000 ms)" in select(tree, ".jacquet-timeout")[0].text_content()
+    assert select(tree, ".jacquet-game-list a.jacquet-game-link")
+
+
+def test_plays_from_a_position_are_kept_for_an_immutable_archive(ds: Any, archive: Path) -> None:
+    from jacquet_notation.datasette_plugin import _plays_from
+
+    first = query(archive, "select key_before from turns where ply = 1 limit 1")[0][0]
+    db = ds.get_database("archive")
+    assert not db.is_mutable
+    one = asyncio.run(_plays_from(db, first))
+    assert asyncio.run(_plays_from(db, first)) is one
+    mutable = build_datasette(archive)
+    mutable_db = mutable.get_database("archive")
+    mutable_db.is_mutable = True
+    assert asyncio.run(_plays_from(mutable_db, first)) == one
+    assert asyncio.run(_plays_from(mutable_db, first)) is not asyncio.run(
+        _plays_from(mutable_db, first)
+    )
