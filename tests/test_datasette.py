@@ -244,7 +244,7 @@ def jacquet_command() -> list[str]:
     return [sys.executable, "-c", "from jacquet_notation.cli import main; main()"]
 
 
-def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 60) -> None:
+def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 180) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
