@@ -86,7 +86,7 @@ class _Lexer(Lexer):
     """Lark's lexer for this grammar, choosing the terminal to try by the token's first character.
 
     Lark's own lexers match one alternation of every terminal at each token; with terminals as
-    large as ours (a TURN token holds two plays), that alternation is most of the parse time.
+    large as ours (a TURN token holds a run of turns), that alternation is most of the lexing time.
     The first character of a token tells which terminals can start there (a digit: a turn, a
     play or a result; "[": a tag...), so this lexer tries only those, in the order Lark would,
     with the grammar's own regular expressions. Tokens carry their line and column as Lark's do.
@@ -284,6 +284,41 @@ class _Numbering:
         else:
             self.side = "white"
             self.turn += 1
+
+
+class _Open:
+    """The play being read: who plays it, its dice, and where it begins."""
+
+    __slots__ = ("begin", "column", "dice", "line", "side", "turn")
+
+    def __init__(
+        self,
+        numbering: _Numbering | None,
+        dice: tuple[int, int] | None,
+        begin: int,
+        line: int,
+        column: int,
+    ) -> None:
+        if numbering is None:
+            self.side: Side = "white"
+            self.turn = 0
+        else:
+            self.side, self.turn = numbering.side, numbering.turn
+            numbering.advance()
+        self.dice = dice
+        self.begin, self.line, self.column = begin, line, column
+
+    def close(
+        self, text: str, moves: list[Move], end: int, end_line: int, end_column: int
+    ) -> WrittenPlay:
+        """The play, which ends at offset ``end`` of ``text`` (``end_line``, ``end_column``)."""
+        span = _new_tuple(Span, (self.line, self.column, end_line, end_column))
+        return _new_play(
+            self.side, self.turn, self.dice, tuple(moves), text[self.begin : end], span
+        )
+
+
+_OPEN = _Open(None, None, 0, 0, 0)  # a placeholder while no play is open
 
 
 class _GameReader:
@@ -511,55 +546,67 @@ class _GameReader:
     def plays(
         self, token: Token, numbering: _Numbering, plays: list[WrittenPlay], in_variation: bool
     ) -> bool:
-        """Read the turn number and plays of one token; True if it held at least one play.
+        """Read the turn numbers and plays of one token; True if its last word ended a play.
 
-        This is the reader's inner loop. The token is split into words; the common words (dice
-        such as ``6-5:``, steps such as ``24/18``, turn numbers such as ``12.``) are read with a
-        dictionary look-up, anything else by ``_PIECE`` and the general code below.
+        This is the reader's inner loop: a token holds every play up to the next comment,
+        annotation or variation. It is split into words; the common words (dice such as
+        ``6-5:``, steps such as ``24/18``, the expected turn number such as ``12.``) are read
+        with a dictionary look-up, anything else by ``_PIECE`` and the general code below.
         """
         text = str(token)
-        newline = text.find("\n")
-        single = newline < 0 or text[newline:].isspace()
         black_marks = "..." in text
-        line, column = _at(token)
+        line, left = _at(token)  # the line of the current word; its column is offset + left
         line += self.offset
         moves: list[Move] | None = None  # the open play's moves; None when no play is open
-        dice: tuple[int, int] | None = None
-        side: Side = numbering.side
-        turn = begin = end = 0
+        play = _OPEN
+        end = end_line = end_column = 0  # where the open play ends so far
         had_play = False
         search = consumed = 0
         # Globals as locals: this loop runs for every word of every play.
         dice_words, step_shapes, new_tuple = _DICE, _STEP_SHAPES, _new_tuple
-        find = text.find
+        find, rfind, count = text.find, text.rfind, text.count
         for word in text.split():
             at = find(word, search)
+            newline = rfind("\n", search, at)
+            if newline >= 0:
+                line += count("\n", search, at)
+                left = -newline
             search = at + len(word)
             if at < consumed:
                 continue  # already read as part of the piece before ("12. ...", "6-5 :")
-            found = dice_words.get(word)
-            if found is not None:
-                if moves is not None:
-                    plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
-                dice = found
-                side, turn = numbering.side, numbering.turn
-                if side == "white":
-                    numbering.side = "black"
-                else:
-                    numbering.side, numbering.turn = "white", turn + 1
+            dice = dice_words.get(word)
+            if dice is None and moves is not None and word[-1] != ".":
+                shape = step_shapes.get(word)
+                if shape is None:
+                    shape = _step_shape(word)
+                if shape:
+                    column = at + left
+                    for start, stop, repeat, hit, first, last in shape:
+                        span = new_tuple(Span, (line, column + first, line, column + last))
+                        moves.append(new_tuple(Move, (start, stop, repeat, hit, span)))
+                    end, end_line, end_column = search, line, search - 1 + left
+                    continue
+                piece = _PIECE.match(text, at)
+                assert piece is not None  # every word matches the catch-all step
+                kind = piece.lastgroup
+                if kind == "step" or (kind == "pass" and not moves):
+                    # A step with something wrong in it (the reader says what), or the pass of
+                    # "6-6: pass": both belong to the open play.
+                    consumed = piece.end()
+                    if kind == "step":
+                        self.step(token, at, word, moves)
+                    end, end_line, end_column = consumed, line, consumed - 1 + left
+                    continue
+            if moves is not None:
+                plays.append(play.close(text, moves, end, end_line, end_column))
+                moves = None
+            if dice is not None:
+                play = _Open(numbering, dice, at, line, at + left)
+                end, end_line, end_column = search, line, search - 1 + left
                 moves = []
-                begin, end = at, search
                 had_play = True
                 continue
-            if moves is not None and single:
-                shape = step_shapes.get(word) or _step_shape(word)
-                if shape:
-                    left = column + at
-                    for start, stop, count, hit, first, last in shape:
-                        span = new_tuple(Span, (line, left + first, line, left + last))
-                        moves.append(new_tuple(Move, (start, stop, count, hit, span)))
-                    end = search
-                    continue
+            had_play = False
             if (
                 word[-1] == "."
                 and not black_marks
@@ -567,73 +614,33 @@ class _GameReader:
                 and word[:-1] == str(numbering.turn)
                 and not (in_variation and not plays)
             ):
-                if moves is not None:
-                    plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
-                    moves = None
                 continue  # the turn number expected: nothing to check or change
             piece = _PIECE.match(text, at)
-            assert piece is not None  # every word matches the catch-all step
+            assert piece is not None
             consumed = piece.end()
             kind = piece.lastgroup
+            end, end_line, end_column = consumed, line, consumed - 1 + left
             if kind == "dice":
-                if moves is not None:
-                    plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
-                dice = self.dice(token, piece)
-                side, turn = numbering.side, numbering.turn
-                numbering.advance()
+                play = _Open(numbering, self.dice(token, piece), at, line, at + left)
                 moves = []
-                begin, end = piece.span()
                 had_play = True
             elif kind == "step":
-                if moves is None:
-                    # Steps with no dice before them: the grammar lets them through so that the
-                    # message can say what is missing.
-                    self.slip("steps-without-dice", piece.group(), *self.where(token, at))
-                    side, turn, dice = numbering.side, numbering.turn, None
-                    numbering.advance()
-                    moves = []
-                    begin = at
-                    had_play = True
-                self.step(token, at, piece.group(), moves)
-                end = consumed
+                # Steps with no dice before them: the grammar lets them through, so that the
+                # message can say what is missing.
+                self.slip("steps-without-dice", word, *self.where(token, at))
+                play = _Open(numbering, None, at, line, at + left)
+                moves = []
+                self.step(token, at, word, moves)
+                had_play = True
             elif kind == "pass":
-                if moves is None or moves:
-                    if moves is not None:
-                        plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
-                    side, turn, dice = numbering.side, numbering.turn, None
-                    numbering.advance()
-                    begin = at
-                    had_play = True
-                plays.append(self.make(token, single, side, turn, dice, [], begin, consumed))
-                moves = None  # a pass is the whole play
+                passed = _Open(numbering, None, at, line, at + left)
+                plays.append(passed.close(text, [], end, end_line, end_column))
+                had_play = True
             else:
-                if moves is not None:
-                    plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
-                    moves = None
                 self.turn_number(token, piece, numbering, in_variation and not plays)
         if moves is not None:
-            plays.append(self.make(token, single, side, turn, dice, moves, begin, end))
+            plays.append(play.close(text, moves, end, end_line, end_column))
         return had_play
-
-    def make(
-        self,
-        token: Token,
-        single: bool,
-        side: Side,
-        turn: int,
-        dice: tuple[int, int] | None,
-        moves: list[Move],
-        begin: int,
-        end: int,
-    ) -> WrittenPlay:
-        """The play written from ``begin`` to ``end`` in its token."""
-        if single:
-            line, column = _at(token)
-            line += self.offset
-            span = _new_tuple(Span, (line, column + begin, line, column + end - 1))
-        else:
-            span = self.span(token, begin, end)
-        return _new_play(side, turn, dice, tuple(moves), str(token)[begin:end], span)
 
     def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int]:
         first = piece.group(5) or piece.group(7)
@@ -723,6 +730,13 @@ def _step_shape(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
     A corpus uses few distinct step words (``24/18``, ``13/9(2)``, ``24/18/13``...), so each is
     split once; a word with anything wrong is left to :meth:`_GameReader.step`, which reports it.
     """
+    shape = _read_step(word)
+    if len(_STEP_SHAPES) < 10_000:  # bounded, whatever the input
+        _STEP_SHAPES[word] = shape
+    return shape
+
+
+def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
     match = _STEP.match(word)
     if match is None:
         return ()
@@ -746,10 +760,7 @@ def _step_shape(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
     for k in range(len(parts) - 1):
         last = len(word) - 1 if k == len(parts) - 2 else offsets[k + 1][1]
         moves.append((points[k][0], points[k + 1][0], count, points[k + 1][1], offsets[k][0], last))
-    shape = tuple(moves)
-    if len(_STEP_SHAPES) < 10_000:  # bounded, whatever the input
-        _STEP_SHAPES[word] = shape
-    return shape
+    return tuple(moves)
 
 
 # WrittenPlay is a frozen dataclass, whose __init__ sets its eleven fields through

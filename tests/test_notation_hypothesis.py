@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from jacquet_notation.errors import NotationError
 from jacquet_notation.notation import parse_game, parse_games, read_games, write_game, write_games
-from jacquet_notation.record import GameRecord
+from jacquet_notation.record import GameRecord, Span
 
 DATA = Path(__file__).parent / "data" / "notation"
 FIXTURES = [path.read_bytes() for path in sorted(DATA.glob("*.jqt"))]
@@ -209,3 +210,43 @@ def test_generated_files_split_into_their_games(texts: list[str]) -> None:
     assert all(not game.errors for game in games)
     canonical = write_games(games)
     assert write_games(parse_games(canonical)) == canonical
+
+
+def _spanned(lines: list[str], span: Span) -> str:
+    if span.line == span.end_line:
+        return lines[span.line - 1][span.column - 1 : span.end_column]
+    middle = lines[span.line : span.end_line - 1]
+    return "\n".join(
+        [
+            lines[span.line - 1][span.column - 1 :],
+            *middle,
+            lines[span.end_line - 1][: span.end_column],
+        ]
+    )
+
+
+MOVE_TEXT = re.compile(r"(\d+|bar|off)\*?/(\d+|bar|off)", re.I)
+
+
+def _point(text: str) -> int:
+    return {"bar": 25, "off": 0}[text.lower()] if text.isalpha() else int(text)
+
+
+@SETTINGS
+@given(st.lists(game_text(), min_size=1, max_size=3))
+def test_spans_point_at_what_was_written(texts: list[str]) -> None:
+    joined = "\n".join(texts)
+    lines = joined.split("\n")
+    for game in parse_games(joined):
+        assert _spanned(lines, game.span).strip() == game.text.strip()
+        for name, span in game.tag_spans.items():
+            assert _spanned(lines, span).startswith(f"[{name} ")
+        stack = [list(game.plays)]
+        while stack:
+            for play in stack.pop():
+                assert _spanned(lines, play.span) == play.text
+                for move in play.moves:
+                    found = MOVE_TEXT.match(_spanned(lines, move.span))
+                    assert found, (move, _spanned(lines, move.span))
+                    assert (_point(found.group(1)), _point(found.group(2))) == move[:2]
+                stack.extend(list(v) for v in play.variations)
