@@ -330,8 +330,9 @@ async def _archive(datasette: Any, request: Any, tables: tuple[str, ...]) -> tup
 
 def _footer(datasette: Any, database: str) -> dict[str, Any]:
     """The license and source lines of Datasette's footer, from the metadata."""
+    merged = datasette.metadata(database=database) or {}  # one lookup: each one copies it all
     return {
-        key: datasette.metadata(key, database=database)
+        key: merged.get(key)
         for key in ("license", "license_url", "source", "source_url", "about", "about_url")
     }
 

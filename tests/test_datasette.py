@@ -451,6 +451,8 @@ def test_game_page_has_tags_score_sheet_and_script(ds: Any, archive: Path) -> No
     )
     assert tags["White"] == game["white"] and tags["Black"] == game["black"]
     assert tags["Result"] == game["result"]
+    footer = select(tree, "footer")[0].text_content()
+    assert "Record texts: as their sources" in footer and "jacquet-notation" in footer
     sheet = select(tree, ".jacquet-sheet-ply")
     assert [int(a.get("data-ply")) for a in sheet] == list(range(1, game["plies"] + 1))
     assert next(a for a in sheet if "current" in a.get("class")).get("data-ply") == "2"
