@@ -8,6 +8,7 @@ the packing: ``men``, ``off``, ``bar``, ``counts`` and the JSON form give plain 
 
 from __future__ import annotations
 
+from base64 import urlsafe_b64encode
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -30,6 +31,17 @@ _KEY_INDEX = {char: value for value, char in enumerate(_KEY_ALPHABET)}
 # turn bit + for each side 15 ones and 26 zeros (unary counts), padded to 14 characters of 6 bits
 _KEY_BITS = 1 + 2 * (MEN + LOCATIONS)
 _KEY_CHARS = 14
+
+
+def _unary_pair(byte: int) -> tuple[int, int]:
+    """The key's bits for one byte of a packed side: two counts, each in unary then a zero."""
+    low, high = byte & 15, byte >> 4
+    first, second = ((1 << low) - 1) << 1, ((1 << high) - 1) << 1
+    return (first << (high + 1)) | second, low + high + 2
+
+
+#: the key's code and bit length for every byte of a packed side (two locations)
+_UNARY_PAIRS = tuple(_unary_pair(byte) for byte in range(256))
 
 
 def other(side: Side) -> Side:
@@ -198,14 +210,15 @@ class Position:
         zero; base64url of the bit string.
         """
         value = 1 if self.turn == "black" else 0
+        table = _UNARY_PAIRS
         for packed in (self.packed_white, self.packed_black):
-            for index in range(LOCATIONS):
-                count = (packed >> (4 * index)) & 15
-                value = (((value << count) | ((1 << count) - 1)) << 1) if count else value << 1
+            # two locations (one byte of the packing) at a time, from location 0 up
+            for byte in packed.to_bytes(13, "little"):
+                code, length = table[byte]
+                value = (value << length) | code
         value <<= 6 * _KEY_CHARS - _KEY_BITS
-        return "".join(
-            _KEY_ALPHABET[(value >> (6 * shift)) & 63] for shift in range(_KEY_CHARS - 1, -1, -1)
-        )
+        # base64url over 12 bytes: the first 14 characters are exactly the 84 bits of the key
+        return urlsafe_b64encode((value << 12).to_bytes(12, "big"))[:_KEY_CHARS].decode("ascii")
 
     @classmethod
     def from_key(cls, key: str) -> Position:
