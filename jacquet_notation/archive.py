@@ -657,8 +657,6 @@ class _Writer:
         )
 
     def _side(self, packed: int) -> tuple[int, int]:
-        if len(self.sides) > 1_000_000:
-            self.sides.clear()
         found = self.sides[packed] = (side_bits(packed), pips(packed))
         return found
 
@@ -700,6 +698,9 @@ class _Writer:
         last_position: Position | None = None
         last_info: tuple[str, str, int, int, int, int] = ("", "white", 0, 0, 0, 0)
         position_info = self._position
+        # Reuse is within a game (a play leaves the other side as it was): a small cache, emptied
+        # for each game, keeps memory flat and the garbage collector's work small.
+        self.sides.clear()
         dice_text, step_text = _DICE, _STEPS
         # The hot loop of an import (one pass a play): tables and caches, no generic accessors.
         for number, ply in enumerate(game.plies, 1):
