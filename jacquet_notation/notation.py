@@ -561,6 +561,7 @@ class _GameReader:
         play = _OPEN
         end = end_line = end_column = 0  # where the open play ends so far
         had_play = False
+        open_pass = False  # the open play already has its "pass"
         search = consumed = 0
         # Globals as locals: this loop runs for every word of every play.
         dice_words, step_shapes, new_tuple = _DICE, _STEP_SHAPES, _new_tuple
@@ -589,12 +590,15 @@ class _GameReader:
                 piece = _PIECE.match(text, at)
                 assert piece is not None  # every word matches the catch-all step
                 kind = piece.lastgroup
-                if kind == "step" or (kind == "pass" and not moves):
+                if kind == "step" or (kind == "pass" and not moves and not open_pass):
                     # A step with something wrong in it (the reader says what), or the pass of
-                    # "6-6: pass": both belong to the open play.
+                    # "6-6: pass": both belong to the open play (one pass only: in
+                    # "6-6: pass pass" the second is the next play).
                     consumed = piece.end()
                     if kind == "step":
                         self.step(token, at, word, moves)
+                    else:
+                        open_pass = True
                     end, end_line, end_column = consumed, line, consumed - 1 + left
                     continue
             if moves is not None:
@@ -604,6 +608,7 @@ class _GameReader:
                 play = _Open(numbering, dice, at, line, at + left)
                 end, end_line, end_column = search, line, search - 1 + left
                 moves = []
+                open_pass = False
                 had_play = True
                 continue
             had_play = False
@@ -623,6 +628,7 @@ class _GameReader:
             if kind == "dice":
                 play = _Open(numbering, self.dice(token, piece), at, line, at + left)
                 moves = []
+                open_pass = False
                 had_play = True
             elif kind == "step":
                 # Steps with no dice before them: the grammar lets them through, so that the

@@ -373,3 +373,10 @@ def test_an_overlong_line_is_refused_before_it_fills_memory(
     with pytest.raises(NotationError, match="line 2 is longer than 50 characters") as error:
         list(read_games(io.BytesIO(data)))
     assert error.value.line == 2
+
+
+def test_a_second_pass_after_dice_is_the_next_play() -> None:
+    # Found by hypothesis: "1-1: pass pass" once lost Black's dice-less pass.
+    record = parse_game("1. 1-1: pass pass *")
+    assert [(p.side, p.dice) for p in record.plays] == [("white", (1, 1)), ("black", None)]
+    assert write_game(parse_game(write_game(record))) == write_game(record)
