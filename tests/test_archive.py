@@ -570,13 +570,13 @@ def test_command_exit_codes_summary_and_no_progress_bar(tmp_path: Path) -> None:
 def test_command_progress_bar_only_on_a_terminal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from jacquet_notation.commands import archive as command
+    from jacquet_notation.commands import _common as command
 
     monkeypatch.setattr(command.sys.stderr, "isatty", lambda: True, raising=False)
     monkeypatch.delenv("CI", raising=False)
-    assert command._show_progress()
+    assert command.show_progress()
     monkeypatch.setenv("CI", "true")
-    assert not command._show_progress()
+    assert not command.show_progress()
     good = tmp_path / "good.jqt"
     good.write_text(GOOD, encoding="utf-8")
     result = CliRunner().invoke(main, ["archive", str(tmp_path / "p.db"), str(good)])

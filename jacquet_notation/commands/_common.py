@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import click
@@ -36,3 +38,40 @@ def domain_errors(exit_code: int = EXIT_USAGE) -> Iterator[None]:
     except OSError as error:
         name = f"{error.filename}: " if error.filename else ""
         raise CleanError(f"{name}{error.strerror or error}", exit_code) from error
+
+
+def show_progress() -> bool:
+    """A progress bar only for a person at a terminal: never in a pipe or a CI log."""
+    return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def _unknown_length() -> Iterator[int]:
+    yield from ()
+
+
+@contextmanager
+def game_progress(label: str) -> Iterator[Callable[[int], None] | None]:
+    """A moving bar with a count of games (their number is not known before they are read).
+
+    Yields ``update(games)``, or None where no bar is shown (see :func:`show_progress`).
+    """
+    if not show_progress():
+        yield None
+        return
+    bar = click.progressbar(
+        _unknown_length(),
+        label=label,
+        file=sys.stderr,
+        item_show_func=lambda games: f"{games} games" if games is not None else None,
+    )
+    done = 0
+
+    def update(games: int) -> None:
+        nonlocal done
+        done += games
+        bar.update(games, done)
+
+    try:
+        yield update
+    finally:
+        bar.render_finish()

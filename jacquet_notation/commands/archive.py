@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import sys
-from collections.abc import Callable, Iterator
 
 import click
 
 from ..rules import RULESET_NAMES, Rules
-from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, CleanError, domain_errors
-
-
-def _show_progress() -> bool:
-    """A progress bar only for a person at a terminal: never in a pipe or a CI log."""
-    return sys.stderr.isatty() and not os.environ.get("CI")
-
-
-def _unknown_length() -> Iterator[int]:
-    yield from ()
+from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, CleanError, domain_errors, game_progress
 
 
 @click.command()
@@ -55,25 +44,8 @@ def archive(
         raise CleanError("give the record files to import (or --rebuild)", EXIT_USAGE)
     with domain_errors():
         rules = Rules.named(ruleset) if ruleset else None
-    bar = None
-    progress: Callable[[int], None] | None = None
-    if _show_progress() and not rebuild:
-        # The number of games is not known before they are read: a moving bar and a count.
-        bar = click.progressbar(
-            _unknown_length(),
-            label="archiving",
-            file=sys.stderr,
-            item_show_func=lambda games: f"{games} games" if games is not None else None,
-        )
-        done = 0
-
-        def progress(games: int) -> None:
-            nonlocal done
-            done += games
-            bar.update(games, done)
-
     try:
-        with domain_errors():
+        with domain_errors(), game_progress("archiving") as progress:
             if rebuild:
                 summary = rebuild_archive(db, rules=rules)
             else:
@@ -84,9 +56,6 @@ def archive(
         # A damaged file or a locked archive: one line, never a traceback.
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise CleanError(f"{db}: {message}", EXIT_USAGE) from error
-    finally:
-        if bar is not None:
-            bar.render_finish()
     for line in summary.errors:
         click.echo(line)
     if rebuild:

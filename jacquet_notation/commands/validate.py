@@ -10,12 +10,7 @@ import click
 
 from ..rules import RULESET_NAMES, Rules
 from ..validation import validate_paths
-from ._common import EXIT_INVALID, EXIT_OK, domain_errors
-
-
-def _show_progress() -> bool:
-    """A progress bar only for a person at a terminal: never in a pipe or a CI log."""
-    return sys.stderr.isatty() and not os.environ.get("CI")
+from ._common import EXIT_INVALID, EXIT_OK, domain_errors, game_progress
 
 
 @click.command()
@@ -50,27 +45,18 @@ def validate(
     reports = validate_paths(
         list(paths), rules, jobs=jobs or os.cpu_count() or 1, encoding=encoding
     )
-    bar = (
-        click.progressbar(length=0, label="validating", file=sys.stderr)
-        if _show_progress()
-        else None
-    )
-    try:
-        with domain_errors():
-            for report in reports:
-                counts[report.status] += 1
-                if report.index:
-                    games += 1
-                if bar is not None:
-                    bar.update(1)
-                if as_json:
-                    click.echo(json.dumps(report.to_json(), ensure_ascii=False))
-                else:
-                    for line in report.errors:
-                        click.echo(line)
-    finally:
-        if bar is not None:
-            bar.render_finish()
+    with domain_errors(), game_progress("validating") as progress:
+        for report in reports:
+            counts[report.status] += 1
+            if report.index:
+                games += 1
+                if progress is not None:
+                    progress(1)
+            if as_json:
+                click.echo(json.dumps(report.to_json(), ensure_ascii=False))
+            else:
+                for line in report.errors:
+                    click.echo(line)
     summary = (
         f"{games} games: {counts['valid']} valid, {counts['invalid']} invalid, "
         f"{counts['unreadable']} unreadable"
