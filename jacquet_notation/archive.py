@@ -357,6 +357,7 @@ def _create_schema(db: sqlite_utils.Database) -> None:
         "year",
         "status",
         "rules",
+        "result",  # a facet of the browser: without it, every table page reads every game
         "fingerprint",
         "import_id",
     ):
