@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -27,12 +26,8 @@ print(json.dumps({
 
 
 @pytest.mark.slow
-def test_the_installed_wheel_parses_with_its_own_grammar(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist")]
-    if importlib.util.find_spec("hatchling") is not None:
-        command.append("--no-isolation")  # no network needed
-    subprocess.run([*command, str(ROOT)], check=True, capture_output=True, cwd=tmp_path)
-    (wheel,) = (tmp_path / "dist").glob("jacquet_notation-*.whl")
+def test_the_installed_wheel_parses_with_its_own_grammar(tmp_path: Path, built_wheel: Path) -> None:
+    wheel = built_wheel
     names = zipfile.ZipFile(wheel).namelist()
     assert "jacquet_notation/grammar/jacquet.lark" in names
     assert "jacquet_notation/grammar/syntax_errors.json" in names
