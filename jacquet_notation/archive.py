@@ -468,6 +468,9 @@ def open_archive(db: str | os.PathLike[str]) -> sqlite_utils.Database:
                 _create_schema(database)
         elif version < SCHEMA_VERSION:
             _migrate(database, version)
+        else:
+            # Added within version 1 (before any release): archives made earlier get it here.
+            database.table("games").create_index(["result"], if_not_exists=True)
     except sqlite3.DatabaseError as error:
         conn.close()
         raise ArchiveError(f"{path}: not a usable archive: {error}") from None

@@ -581,3 +581,17 @@ def test_command_progress_bar_only_on_a_terminal(
     good.write_text(GOOD, encoding="utf-8")
     result = CliRunner().invoke(main, ["archive", str(tmp_path / "p.db"), str(good)])
     assert result.exit_code == 0, result.output
+
+
+def test_an_archive_without_the_result_index_gets_it_when_opened(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    archive.open_archive(db).conn.close()
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP INDEX idx_games_result")
+    archive.open_archive(db).conn.close()
+    with sqlite3.connect(db) as conn:
+        plan = " ".join(
+            row[-1]
+            for row in conn.execute("EXPLAIN QUERY PLAN SELECT id FROM games WHERE result = '1-0'")
+        )
+    assert "idx_games_result" in plan
