@@ -117,18 +117,22 @@ def _data(folder: str, name: str) -> bytes:
     return resources.files("jacquet_notation").joinpath(folder, name).read_bytes()
 
 
+#: the settings of every parser this module uses: no entities, no DTD, no network, no huge trees
+_SAFE: dict[str, Any] = {
+    "resolve_entities": False,
+    "no_network": True,
+    "load_dtd": False,
+    "dtd_validation": False,
+    "huge_tree": False,
+    "remove_comments": True,
+    "remove_pis": True,
+    "collect_ids": False,
+}
+
+
 def _safe_parser() -> etree.XMLParser:
     """The parser settings used for every document this module reads."""
-    return etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
-        collect_ids=False,
-    )
+    return etree.XMLParser(**_SAFE)
 
 
 def _schema_tree(start: str) -> etree._ElementTree:
@@ -856,15 +860,8 @@ def _read(source: _Source, file: str, validate: bool) -> Iterator[GameRecord]:
     events = etree.iterparse(
         source,
         events=("start", "end"),
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
         remove_blank_text=True,  # the indentation: a fifth less to parse, nothing of the game
-        collect_ids=False,
+        **_SAFE,
     )
     game_schema = _game_schema() if validate else None
     depth = 0
