@@ -109,20 +109,20 @@ def report_record(record: GameRecord, rules: Rules | None = None) -> GameReport:
         plies=len(record.plays),
         result=record.result,
     )
-    if record.errors:
-        report.status = "unreadable"
-        for syntax in record.errors:
-            report.errors.append(describe_error(None, record, syntax))
-            report.details.append(_detail(syntax))
-        return report
-    game = replay(record, rules)
-    report.rules = game.rules.name
-    report.computed_result = game.computed_result
-    if game.errors:
-        report.status = "invalid"
-        for error in game.errors:
-            report.errors.append(describe_error(game, record, error))
-            report.details.append(_detail(error))
+    game: ReplayedGame | None = None
+    errors: Sequence[JacquetError] = record.errors
+    if errors:
+        report.status = "unreadable"  # a record that did not parse is not replayed
+    else:
+        game = replay(record, rules)
+        report.rules = game.rules.name
+        report.computed_result = game.computed_result
+        errors = game.errors
+        if errors:
+            report.status = "invalid"
+    for error in errors:
+        report.errors.append(describe_error(game, record, error))
+        report.details.append(_detail(error))
     return report
 
 
