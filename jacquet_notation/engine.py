@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import IllegalPlayError
 from .position import BAR, MEN, OFF, Position, Side, opposite_point, other
@@ -532,17 +533,17 @@ def validate_play(
         and path[0].die != path[1].die
     ):
         state, path = _one_way(ctx, written[0], steps_left, state, path)
-    complete = len(path) == len(steps_left)
-    needs_search = not complete or (
-        rules.bear_off == "rearmost" and _may_bear_off(ctx, sum(steps_left))
-    )
-    if not needs_search:
-        if not ctx.structural:
+    if len(path) == len(steps_left):
+        if ctx.structural:
+            problem = ctx.problem(state)
+            if problem is not None:
+                raise IllegalPlayError(f"{_notation(path)}: {problem}")
+        if not (
+            rules.bear_off == "rearmost"
+            and _may_bear_off(ctx, sum(steps_left))
+            and _more_borne_off(ctx, steps_left, state & 15)
+        ):
             return Play(path, ctx.position(state))
-        problem = ctx.problem(state)
-        if problem is None:
-            return Play(path, ctx.position(state))
-        raise IllegalPlayError(f"{_notation(path)}: {problem}")
     search = _Search(ctx, steps_left)
     legal = search.plays_by_state
     if state in legal:
@@ -587,19 +588,73 @@ def _one_way(
     )
 
 
+class _Facts(NamedTuple):
+    """What the inline paths need of a ``Rules``, read once per ruleset instead of once per call."""
+
+    rules: Rules
+    hitting: bool
+    courier: bool
+    bear_off: int  # _STANDARD, _EXACT or _REARMOST
+    double_steps: int  # 0 for squared doubles (n steps of n)
+    structural: bool
+    five_max: bool
+    block_rule: bool  # a block convention that looks at the opponent's men
+    start_table_points: int
+    midpoint_men: int
+
+
+_STANDARD, _EXACT, _REARMOST = 0, 1, 2
+_BEAR_CODES = {"standard": _STANDARD, "exact": _EXACT, "rearmost": _REARMOST}
+_FACTS: dict[int, _Facts] = {}
+
+
+def _facts(rules: Rules) -> _Facts:
+    """The :class:`_Facts` of ``rules``, cached by identity (the entry keeps ``rules`` alive)."""
+    facts = _FACTS.get(id(rules))
+    if facts is not None and facts.rules is rules:
+        return facts
+    if len(_FACTS) > 256:
+        _FACTS.clear()
+    facts = _Facts(
+        rules,
+        rules.hitting,
+        rules.courier,
+        _BEAR_CODES[rules.bear_off],
+        0 if rules.doubles == "squared" else 4,
+        rules.structural,
+        rules.blocks == "five-max",
+        rules.blocks not in ("unrestricted", "five-max"),
+        MEN if rules.start_table_points is None else rules.start_table_points,
+        MEN if rules.midpoint_men is None else rules.midpoint_men,
+    )
+    _FACTS[id(rules)] = facts
+    return facts
+
+
+# the opponent's change when the mover hits on its point t, in the opponent's own packed int
+_HIT_OPP_DELTA = [0] + [(1 << (4 * BAR)) - (1 << (4 * opposite_point(t))) for t in range(1, 25)]
+_OPP_SHIFT = [0] + [4 * opposite_point(t) for t in range(1, 25)]
+
+
 def _accept_quickly(
     position: Position, dice: Sequence[int], moves: Sequence[Sequence[int]], rules: Rules
 ) -> Play | None:
     """The common case of validation, inline: every die used, each move's dice obvious.
 
     Plays the written moves in the written order, checking each step as ``_try_step`` does, and
-    returns the play if every die is used and the final position has no run of six points (so no
-    structural rule can apply). Anything else returns None and goes the careful way, which also
-    finds the words for what is wrong: this path only ever accepts.
+    returns the play if every die is used and the final position breaks no structural rule (a
+    run of six under a block convention that looks at the opponent goes the careful way). Under
+    the ``rearmost`` bear-off, a play that may bear off men is accepted only once an early-exit
+    search finds no play bearing off more. Anything else returns None and goes the careful way,
+    which also finds the words for what is wrong: this path only ever accepts.
     """
     a, b = dice
     if not (0 < a < 7 and 0 < b < 7):
         return None
+    facts = _FACTS.get(id(rules))
+    if facts is None or facts.rules is not rules:
+        facts = _facts(rules)
+    _, hitting, courier, bear_off, double_steps, structural, five_max, block_rule, _, _ = facts
     white = position.turn == "white"
     if white:
         me, opp = position.packed_white, position.packed_black
@@ -607,101 +662,158 @@ def _accept_quickly(
         me, opp = position.packed_black, position.packed_white
     if me & 15 == 15 or opp & 15 == 15:
         return None
-    hitting = rules.hitting
-    courier = rules.courier
-    standard = rules.bear_off == "standard"
+    original = me
     if hitting:
         blockers = (opp >> 1 | opp >> 2 | opp >> 3) & _POINTS
     else:
         blockers = (opp | opp >> 1 | opp >> 2 | opp >> 3) & _POINTS
     open_points = _POINTS & ~(((blockers & _LOW12) << 48) | ((blockers & _HIGH12) >> 48))
-    left = (
-        [a] * (a if rules.doubles == "squared" else 4) if a == b else sorted((a, b), reverse=True)
-    )
-    if rules.bear_off == "rearmost" and _highest(me) - sum(left) <= 6:
-        return None  # "most men borne off" needs the other plays
+    if a == b:
+        left = [a] * (double_steps or a)
+    elif a > b:
+        left = [a, b]
+    else:
+        left = [b, a]
+    total = len(left)
     path: list[Step] = []
+    append = path.append
     for start, end in moves:
         if not 0 <= end < start <= BAR:
             return None
         distance = start - end
-        if distance in left:
-            orders: tuple[tuple[int, ...], ...] = ((distance,),)
+        if end == 0 and a != b:
+            # bearing off, by that die or a higher one: the higher die first, as the careful path
+            # tries them (so that both paths label the steps alike)
+            orders: tuple[tuple[int, ...], ...] = tuple((die,) for die in left if die >= distance)
+            if not orders:
+                return None
+        elif distance in left:
+            orders = ((distance,),)
         elif a == b:
             count = -(-distance // a)  # the last step may bear off with a higher die
             if count > len(left) or (end and distance % a):
                 return None
             orders = ((a,) * count,)
-        elif len(left) == 2 and end and distance == a + b and not hitting:
+        elif len(left) == 2 and distance == a + b and not hitting:
             orders = ((a, b), (b, a))  # either intermediate point (a hit makes them differ)
         else:
             return None
+        mark = len(path)
         for order in orders:
             new_me, new_opp, at = me, opp, start
-            taken: list[Step] = []
             for die in order:
                 if not (new_me >> (4 * at)) & 15:
                     break
                 if hitting and new_me >> 100 and at != BAR:
                     break
-                if courier:
-                    on_24 = (new_me >> 96) & 15
-                    if (
-                        on_24 == 14
-                        and not new_me & _OFF_AND_HOME
-                        and at != _highest(new_me & _COURIER_REST)
-                    ):
-                        break
+                if (
+                    courier
+                    and (new_me >> 96) & 15 == 14
+                    and not new_me & _OFF_AND_HOME
+                    and at != _highest(new_me & _COURIER_REST)
+                ):
+                    break
                 target = at - die
                 if target >= 1:
                     if not (open_points >> (4 * target)) & 1:
                         break
+                    if bear_off == _REARMOST and not new_me & _OUTSIDE and die >= _highest(new_me):
+                        break  # a die that can bear off must
                     new_me += _DELTA[die][at]
-                    if hitting and (new_opp >> (4 * opposite_point(target))) & 15 == 1:
-                        new_opp += _HIT_DELTA[target] >> _OPP
-                        taken.append(_HIT_STEP[die][at])
+                    if hitting and (new_opp >> _OPP_SHIFT[target]) & 15 == 1:
+                        new_opp += _HIT_OPP_DELTA[target]
+                        append(_HIT_STEP[die][at])
                     else:
-                        taken.append(_STEP[die][at])
+                        append(_STEP[die][at])
                     at = target
                 else:
                     if end or new_me & _OUTSIDE:
                         break
-                    if at != die and (not standard or at != _highest(new_me)):
+                    if at != die:
+                        if bear_off == _EXACT or at != _highest(new_me):
+                            break
+                    elif bear_off == _REARMOST and at != _highest(new_me):
                         break
                     new_me += _OFF_DELTA[at]
-                    taken.append(_STEP[die][at])
+                    append(_STEP[die][at])
                     at = 0
             else:
                 if at != end:
                     return None
                 me, opp = new_me, new_opp
-                path += taken
                 for die in order:
                     left.remove(die)
                 break
+            del path[mark:]
         else:
             return None
     if left:
         return None
-    if rules.structural:
+    if structural:
         if hitting:
             held = (me >> 1 | me >> 2 | me >> 3) & _POINTS
         else:
             held = (me | me >> 1 | me >> 2 | me >> 3) & _POINTS
-        if rules.start_table_points is not None and (
-            (held & _START_TABLE).bit_count() > rules.start_table_points
-        ):
+        if (held & _START_TABLE).bit_count() > facts.start_table_points:
             return None
-        if rules.midpoint_men is not None and (me >> 52) & 15 > rules.midpoint_men:
+        if (me >> 52) & 15 > facts.midpoint_men:
             return None
-        if rules.blocks == "five-max":
-            if _runs_of_six(held):
+        if five_max:
+            runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20
+            if runs:
+                return None  # the careful path (which labels a combined move's dice its own way)
+        elif block_rule:
+            held = ((held & _LOW12) << 48) | ((held & _HIGH12) >> 48)
+            if held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20:
                 return None
-        elif rules.blocks != "unrestricted" and _runs_of_six(_rotate(held)):
-            return None
+    if (
+        bear_off == _REARMOST
+        and (me & 15) - (original & 15) < total
+        and _highest(original) - sum(dice_steps(dice, rules)) <= 6
+        and _more_borne_off(_Context(position, rules), dice_steps(dice, rules), me & 15)
+    ):
+        return None
+    play: Play = _new(Play)
+    position = _new(Position)
     if white:
-        return _make_play(tuple(path), _make_position(me, opp, "black"))
-    return _make_play(tuple(path), _make_position(opp, me, "white"))
+        _set_white(position, me)
+        _set_black(position, opp)
+        _set_turn(position, "black")
+    else:
+        _set_white(position, opp)
+        _set_black(position, me)
+        _set_turn(position, "white")
+    _set_steps(play, tuple(path))
+    _set_position(play, position)
+    return play
+
+
+def _more_borne_off(ctx: _Context, dice: list[int], off: int) -> bool:
+    """Whether a play using every die and breaking no structural rule bears off more than ``off``.
+
+    ``off`` counts all the mover's men borne off. Level by level as in :class:`_Search`, but a
+    state is dropped as soon as it cannot beat ``off`` with the dice left (one die is spent
+    bringing in the men still outside before any man leaves), so the search usually ends early.
+    """
+    orders = [dice] if dice[0] == dice[-1] else [dice, dice[::-1]]
+    total = len(dice)
+    for order in orders:
+        level: dict[int, tuple[Step, ...]] = {ctx.start: ()}
+        for index, die in enumerate(order):
+            reached: dict[int, tuple[Step, ...]] = {}
+            ctx.expand(level, die, reached)
+            left = total - index - 1
+            level = {
+                state: path
+                for state, path in reached.items()
+                if (state & 15) + left - (1 if state & _OUTSIDE and left else 0) > off
+            }
+            if not level:
+                break
+        else:
+            if not ctx.structural or any(ctx.valid(state) for state in level):
+                return True
+    return False
 
 
 _new = object.__new__
