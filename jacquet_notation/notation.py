@@ -252,6 +252,8 @@ _POINTS = {str(point): point for point in range(BAR + 1)} | {"bar": BAR, "off": 
 # Longer numbers are out of every range; int() of 5,000 digits would even raise.
 _MAX_DIGITS = 9
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+#: Black's turn number written apart ("12. ..."): two words, one piece
+_SPACED_MARKS = re.compile(r"\.[ \t]+\.\.\.")
 
 
 def _number(digits: str) -> int:
@@ -277,48 +279,6 @@ class _Numbering:
         if self.side == "white":
             return [f"{self.turn}.", f"{self.turn}..."]
         return [f"{self.turn}...", f"{self.turn + 1}.", f"{self.turn + 1}..."]
-
-    def advance(self) -> None:
-        if self.side == "white":
-            self.side = "black"
-        else:
-            self.side = "white"
-            self.turn += 1
-
-
-class _Open:
-    """The play being read: who plays it, its dice, and where it begins."""
-
-    __slots__ = ("begin", "column", "dice", "line", "side", "turn")
-
-    def __init__(
-        self,
-        numbering: _Numbering | None,
-        dice: tuple[int, int] | None,
-        begin: int,
-        line: int,
-        column: int,
-    ) -> None:
-        if numbering is None:
-            self.side: Side = "white"
-            self.turn = 0
-        else:
-            self.side, self.turn = numbering.side, numbering.turn
-            numbering.advance()
-        self.dice = dice
-        self.begin, self.line, self.column = begin, line, column
-
-    def close(
-        self, text: str, moves: list[Move], end: int, end_line: int, end_column: int
-    ) -> WrittenPlay:
-        """The play, which ends at offset ``end`` of ``text`` (``end_line``, ``end_column``)."""
-        span = _new_tuple(Span, (self.line, self.column, end_line, end_column))
-        return _new_play(
-            self.side, self.turn, self.dice, tuple(moves), text[self.begin : end], span
-        )
-
-
-_OPEN = _Open(None, None, 0, 0, 0)  # a placeholder while no play is open
 
 
 class _GameReader:
@@ -549,103 +509,131 @@ class _GameReader:
         """Read the turn numbers and plays of one token; True if its last word ended a play.
 
         This is the reader's inner loop: a token holds every play up to the next comment,
-        annotation or variation. It is split into words; the common words (dice such as
-        ``6-5:``, steps such as ``24/18``, the expected turn number such as ``12.``) are read
-        with a dictionary look-up, anything else by ``_PIECE`` and the general code below.
+        annotation or variation. It is split into lines, then words; the common words (dice such
+        as ``6-5:``, steps such as ``24/18``, the expected turn number such as ``12.`` or
+        ``12...``) are read with a dictionary look-up or one comparison, anything else by
+        ``_PIECE`` and the general code below. The open play and the numbering are kept in local
+        variables rather than objects, which this loop would otherwise build for every play.
         """
         text = str(token)
-        black_marks = "..." in text
-        line, left = _at(token)  # the line of the current word; its column is offset + left
-        line += self.offset
-        moves: list[Move] | None = None  # the open play's moves; None when no play is open
-        play = _OPEN
+        # "12. ..." (Black's number written apart) is two words that only _PIECE reads as one.
+        spaced_marks = "..." in text and _SPACED_MARKS.search(text) is not None
+        line, left = _at(token)  # the column of offset ``at`` on the current line is at + left
+        line += self.offset - 1  # the loop below adds one at every line, the first included
+        # The open play: its moves (None when no play is open), side, turn, dice and start.
+        moves: list[Move] | None = None
+        side: Side = "white"
+        turn = 0
+        dice: tuple[int, int] | None = None
+        begin = begin_line = begin_column = 0
         end = end_line = end_column = 0  # where the open play ends so far
         had_play = False
         open_pass = False  # the open play already has its "pass"
         search = consumed = 0
+        row_start = 0
+        # Whose play comes next, synchronised with ``numbering`` around the slow paths.
+        next_side, next_turn = numbering.side, numbering.turn
         # Globals as locals: this loop runs for every word of every play.
-        dice_words, step_shapes, new_tuple = _DICE, _STEP_SHAPES, _new_tuple
-        find, rfind, count = text.find, text.rfind, text.count
-        for word in text.split():
-            at = find(word, search)
-            newline = rfind("\n", search, at)
-            if newline >= 0:
-                line += count("\n", search, at)
-                left = -newline
-            search = at + len(word)
-            if at < consumed:
-                continue  # already read as part of the piece before ("12. ...", "6-5 :")
-            dice = dice_words.get(word)
-            if dice is None and moves is not None and word[-1] != ".":
-                shape = step_shapes.get(word)
-                if shape is None:
-                    shape = _step_shape(word)
-                if shape:
-                    column = at + left
-                    for start, stop, repeat, hit, first, last in shape:
-                        span = new_tuple(Span, (line, column + first, line, column + last))
-                        moves.append(new_tuple(Move, (start, stop, repeat, hit, span)))
-                    end, end_line, end_column = search, line, search - 1 + left
-                    continue
-                piece = _PIECE.match(text, at)
-                assert piece is not None  # every word matches the catch-all step
-                kind = piece.lastgroup
-                if kind == "step" or (kind == "pass" and not moves and not open_pass):
-                    # A step with something wrong in it (the reader says what), or the pass of
-                    # "6-6: pass": both belong to the open play (one pass only: in
-                    # "6-6: pass pass" the second is the next play).
-                    consumed = piece.end()
-                    if kind == "step":
-                        self.step(token, at, word, moves)
+        dice_words, step_shapes, new_tuple, new_play = _DICE, _STEP_SHAPES, _new_tuple, _new_play
+        find = text.find
+        for row in text.split("\n"):
+            line += 1
+            if row_start:
+                left = 1 - row_start
+            row_start += len(row) + 1
+            for word in row.split():
+                at = find(word, search)
+                search = at + len(word)
+                if at < consumed:
+                    continue  # already read as part of the piece before ("12. ...", "6-5 :")
+                rolled = dice_words.get(word)
+                if rolled is None and moves is not None and word[-1] != ".":
+                    shape = step_shapes.get(word)
+                    if shape is None:
+                        shape = _step_shape(word)
+                    if shape:
+                        column = at + left
+                        for start, stop, repeat, hit, first, last in shape:
+                            span = new_tuple(Span, (line, column + first, line, column + last))
+                            moves.append(new_tuple(Move, (start, stop, repeat, hit, span)))
+                        end, end_line, end_column = search, line, search - 1 + left
+                        continue
+                    piece = _PIECE.match(text, at)
+                    assert piece is not None  # every word matches the catch-all step
+                    kind = piece.lastgroup
+                    if kind == "step" or (kind == "pass" and not moves and not open_pass):
+                        # A step with something wrong in it (the reader says what), or the pass
+                        # of "6-6: pass": both belong to the open play (one pass only: in
+                        # "6-6: pass pass" the second is the next play).
+                        consumed = piece.end()
+                        if kind == "step":
+                            self.step(token, at, word, moves)
+                        else:
+                            open_pass = True
+                        end, end_line, end_column = consumed, line, consumed - 1 + left
+                        continue
+                if moves is not None:
+                    span = new_tuple(Span, (begin_line, begin_column, end_line, end_column))
+                    played = tuple(moves)
+                    plays.append(new_play(side, turn, dice, played, text[begin:end], span))
+                    moves = None
+                if rolled is not None:
+                    side, turn, dice = next_side, next_turn, rolled
+                    begin, begin_line, begin_column = at, line, at + left
+                    if next_side == "white":
+                        next_side = "black"
                     else:
-                        open_pass = True
-                    end, end_line, end_column = consumed, line, consumed - 1 + left
+                        next_side = "white"
+                        next_turn += 1
+                    end, end_line, end_column = search, line, search - 1 + left
+                    moves = []
+                    open_pass = False
+                    had_play = True
                     continue
-            if moves is not None:
-                plays.append(play.close(text, moves, end, end_line, end_column))
-                moves = None
-            if dice is not None:
-                play = _Open(numbering, dice, at, line, at + left)
-                end, end_line, end_column = search, line, search - 1 + left
+                had_play = False
+                if word[-1] == "." and not spaced_marks and not (in_variation and not plays):
+                    # The turn number expected: nothing to check; "12..." says Black plays next.
+                    if next_side == "white" and word == f"{next_turn}.":
+                        continue
+                    if word == f"{next_turn}...":
+                        next_side = "black"
+                        continue
+                piece = _PIECE.match(text, at)
+                assert piece is not None
+                consumed = piece.end()
+                kind = piece.lastgroup
+                end, end_line, end_column = consumed, line, consumed - 1 + left
+                if kind == "turn":
+                    numbering.side, numbering.turn = next_side, next_turn
+                    self.turn_number(token, piece, numbering, in_variation and not plays)
+                    next_side, next_turn = numbering.side, numbering.turn
+                    continue
+                had_play = True
+                side, turn = next_side, next_turn
+                if next_side == "white":
+                    next_side = "black"
+                else:
+                    next_side = "white"
+                    next_turn += 1
+                if kind == "pass":
+                    span = new_tuple(Span, (line, at + left, end_line, end_column))
+                    plays.append(new_play(side, turn, None, (), text[at:end], span))
+                    continue
+                begin, begin_line, begin_column = at, line, at + left
                 moves = []
                 open_pass = False
-                had_play = True
-                continue
-            had_play = False
-            if (
-                word[-1] == "."
-                and not black_marks
-                and numbering.side == "white"
-                and word[:-1] == str(numbering.turn)
-                and not (in_variation and not plays)
-            ):
-                continue  # the turn number expected: nothing to check or change
-            piece = _PIECE.match(text, at)
-            assert piece is not None
-            consumed = piece.end()
-            kind = piece.lastgroup
-            end, end_line, end_column = consumed, line, consumed - 1 + left
-            if kind == "dice":
-                play = _Open(numbering, self.dice(token, piece), at, line, at + left)
-                moves = []
-                open_pass = False
-                had_play = True
-            elif kind == "step":
-                # Steps with no dice before them: the grammar lets them through, so that the
-                # message can say what is missing.
-                self.slip("steps-without-dice", word, *self.where(token, at))
-                play = _Open(numbering, None, at, line, at + left)
-                moves = []
-                self.step(token, at, word, moves)
-                had_play = True
-            elif kind == "pass":
-                passed = _Open(numbering, None, at, line, at + left)
-                plays.append(passed.close(text, [], end, end_line, end_column))
-                had_play = True
-            else:
-                self.turn_number(token, piece, numbering, in_variation and not plays)
+                if kind == "dice":
+                    dice = self.dice(token, piece)
+                else:
+                    # Steps with no dice before them: the grammar lets them through, so that the
+                    # message can say what is missing.
+                    self.slip("steps-without-dice", word, *self.where(token, at))
+                    dice = None
+                    self.step(token, at, word, moves)
         if moves is not None:
-            plays.append(play.close(text, moves, end, end_line, end_column))
+            span = new_tuple(Span, (begin_line, begin_column, end_line, end_column))
+            plays.append(new_play(side, turn, dice, tuple(moves), text[begin:end], span))
+        numbering.side, numbering.turn = next_side, next_turn
         return had_play
 
     def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int]:
