@@ -132,33 +132,62 @@ def iso_date(text: str | None) -> tuple[str | None, int | None]:
 
 # --------------------------------------------------------------------------------------------
 # Position keys and pip counts, fast: the same values as Position.key() and Position.pips(), read
-# from the packed ints a byte (two locations) at a time, because an import computes one per ply.
+# from the packed ints four locations (16 bits) at a time, because an import computes one per ply.
 
 
-def _key_table() -> list[tuple[int, int]]:
+def _byte_table() -> list[tuple[int, int, int, int]]:
+    """For each byte of the packing (two locations): unary bits, their length, men, pips."""
     table = []
     for byte in range(256):
         bits, length = 0, 0
         for count in (byte & 15, byte >> 4):
             bits = ((bits << count) | ((1 << count) - 1)) << 1
             length += count + 1
-        table.append((bits, length))
+        table.append((bits, length, (byte & 15) + (byte >> 4), byte >> 4))
     return table
 
 
-_KEY_BYTES = _key_table()
-_PIP_BYTES = [
-    [2 * j * (byte & 15) + (2 * j + 1) * (byte >> 4) for byte in range(256)] for j in range(13)
-]
+def _chunk_table() -> list[tuple[int, int]]:
+    """For each 16 bits of the packing (locations 4k..4k+3): (unary bits << 16 | men, pips).
+
+    The pips are counted from location 4k, so a chunk's real pips add 4k for each of its men.
+    The unary part of one side is always 41 bits long, so no length needs keeping.
+    """
+    low = _byte_table()
+    table = []
+    for high_bits, high_length, high_men, high_pips in low:
+        for low_bits, low_length, low_men, low_pips in low:
+            bits = (low_bits << high_length) | high_bits
+            men = low_men + high_men
+            table.append(
+                (
+                    (bits << 5 | (low_length + high_length)) << 5 | men,
+                    low_pips + 2 * high_men + high_pips,
+                )
+            )
+    return table
 
 
-def side_bits(packed: int) -> int:
-    """One side's part of a position key: each location's count in unary, then a zero (41 bits)."""
-    value = 0
-    for byte in packed.to_bytes(13, "little"):
-        bits, length = _KEY_BYTES[byte]
-        value = (value << length) | bits
-    return value
+_CHUNKS: list[tuple[int, int]] = []
+
+
+def side_info(packed: int) -> tuple[int, int]:
+    """One side's part of a position key (41 bits: each location's count in unary, then a
+    zero) and its pips."""
+    table = _CHUNKS or _build_chunks()
+    bits = pips = 0
+    for shift, base in ((0, 0), (16, 4), (32, 8), (48, 12), (64, 16), (80, 20), (96, 24)):
+        code, local = table[(packed >> shift) & 0xFFFF]
+        men = code & 31
+        bits = (bits << ((code >> 5) & 31)) | (code >> 10)
+        pips += local + base * men
+    # the last chunk counted two locations past the bar (26 and 27), each an empty "0"
+    return bits >> 2, pips
+
+
+def _build_chunks() -> list[tuple[int, int]]:
+    _CHUNKS.extend(_chunk_table())
+    return _CHUNKS
 
 
 def _key(turn: str, white_bits: int, black_bits: int) -> str:
@@ -172,29 +201,15 @@ _BASE64 = base64.urlsafe_b64encode
 
 
 def position_key(position: Position) -> str:
-    """``position.key()``, computed a byte at a time (tested equal to it)."""
-    return _key(position.turn, side_bits(position.packed_white), side_bits(position.packed_black))
+    """``position.key()``, computed four locations at a time (tested equal to it)."""
+    return _key(
+        position.turn, side_info(position.packed_white)[0], side_info(position.packed_black)[0]
+    )
 
 
 def pips(packed: int) -> int:
-    """Pips of one packed side (``Position.pips``), a byte at a time."""
-    raw = packed.to_bytes(13, "little")
-    table = _PIP_BYTES
-    return (
-        table[0][raw[0]]
-        + table[1][raw[1]]
-        + table[2][raw[2]]
-        + table[3][raw[3]]
-        + table[4][raw[4]]
-        + table[5][raw[5]]
-        + table[6][raw[6]]
-        + table[7][raw[7]]
-        + table[8][raw[8]]
-        + table[9][raw[9]]
-        + table[10][raw[10]]
-        + table[11][raw[11]]
-        + table[12][raw[12]]
-    )
+    """Pips of one packed side (``Position.pips``), four locations at a time."""
+    return side_info(packed)[1]
 
 
 # --------------------------------------------------------------------------------------------
@@ -661,7 +676,7 @@ class _Writer:
         )
 
     def _side(self, packed: int) -> tuple[int, int]:
-        found = self.sides[packed] = (side_bits(packed), pips(packed))
+        found = self.sides[packed] = side_info(packed)
         return found
 
     def _options(self, rules: Rules) -> str:
@@ -709,9 +724,11 @@ class _Writer:
         # The hot loop of an import (one pass a play): tables and caches, no generic accessors.
         for number, ply in enumerate(game.plies, 1):
             written = ply.written
-            if written.turn > last_turn:
-                last_turn = written.turn
-            dice = dice_text[written.dice[0]][written.dice[1]] if written.dice else None
+            turn = written.turn
+            if turn > last_turn:
+                last_turn = turn
+            written_dice = written.dice
+            dice = dice_text[written_dice[0]][written_dice[1]] if written_dice else None
             key_before = key_after = steps = moved = None
             if not stopped:
                 if ply.before is not last_position:
@@ -720,12 +737,18 @@ class _Writer:
                 key_before = last_info[0]
                 play = ply.play
                 if play is not None:
+                    before_info = last_info
                     last_position = play.position
                     last_info = position_info(last_position)
                     key_after = final_key = last_info[0]
                     reached[key_after] = last_info
-                    steps = " ".join([step_text[s.hit][s.start][s.end] for s in play.steps])
-                    moved = sum([s.start - s.end for s in play.steps])
+                    if play.steps:
+                        steps = " ".join([step_text[s.hit][s.start][s.end] for s in play.steps])
+                    # The mover's fall in pips: what its steps moved (a hit moves the other side).
+                    if written.side == "white":
+                        moved = before_info[2] - last_info[2]
+                    else:
+                        moved = before_info[3] - last_info[3]
                 else:
                     stopped = True
             note = None
@@ -741,11 +764,11 @@ class _Writer:
                 (
                     game_id,
                     number,
-                    written.turn,
+                    turn,
                     written.side,
                     dice,
                     text,
-                    steps,
+                    steps or "" if key_after else None,
                     moved,
                     key_before,
                     key_after,
