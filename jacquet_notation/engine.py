@@ -250,24 +250,38 @@ class _Context:
     def keep_valid(self, level: dict[int, tuple[Step, ...]]) -> dict[int, tuple[Step, ...]]:
         """The states of ``level`` that break no structural rule.
 
-        Most final positions hold no six points in a row and break no limit: those are kept after
-        a few bit operations, without the full :meth:`problem`.
+        The limits and ``five-max`` are a few bit operations, inline; a convention that looks at
+        the opponent's men needs :meth:`problem` only for a final position with six points in a
+        row, which most positions do not hold.
         """
+        facts = _facts(self.rules)
         hitting = self.hitting
-        limits = self.start_table_points is not None or self.midpoint_men is not None
-        five_max = self.blocks == "five-max"
+        most_points = facts.start_table_points
+        most_men = facts.midpoint_men
+        five_max = facts.five_max
+        block_rule = facts.block_rule
+        limits = most_points < 6 or most_men < MEN
         kept = {}
         for state, path in level.items():
-            mover = state & _MOVER if hitting else state
             if hitting:
+                mover = state & _MOVER
                 held = (mover >> 1 | mover >> 2 | mover >> 3) & _POINTS
             else:
+                mover = state
                 held = (mover | mover >> 1 | mover >> 2 | mover >> 3) & _POINTS
-            if not five_max:
-                held = ((held & _LOW12) << 48) | ((held & _HIGH12) >> 48)
-            runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20
-            if (runs or limits) and self.problem(state, explain=False) is not None:
+            if limits and (
+                (held & _START_TABLE).bit_count() > most_points or (mover >> 52) & 15 > most_men
+            ):
                 continue
+            if five_max:
+                runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20
+                if runs and held & 0x110 != 0x110:
+                    continue
+            elif block_rule:
+                held = ((held & _LOW12) << 48) | ((held & _HIGH12) >> 48)
+                runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20
+                if runs and self.problem(state, explain=False) is not None:
+                    continue
             kept[state] = path
         return kept
 
@@ -610,8 +624,10 @@ _FACTS: dict[int, _Facts] = {}
 
 def _facts(rules: Rules) -> _Facts:
     """The :class:`_Facts` of ``rules``, cached by identity (the entry keeps ``rules`` alive)."""
+    global _last_facts
     facts = _FACTS.get(id(rules))
     if facts is not None and facts.rules is rules:
+        _last_facts = facts
         return facts
     if len(_FACTS) > 256:
         _FACTS.clear()
@@ -628,12 +644,17 @@ def _facts(rules: Rules) -> _Facts:
         MEN if rules.midpoint_men is None else rules.midpoint_men,
     )
     _FACTS[id(rules)] = facts
+    _last_facts = facts
     return facts
 
+
+#: the facts of the rules last asked for: validating a game asks for the same rules every turn
+_last_facts = _facts(_DEFAULT)
 
 # the opponent's change when the mover hits on its point t, in the opponent's own packed int
 _HIT_OPP_DELTA = [0] + [(1 << (4 * BAR)) - (1 << (4 * opposite_point(t))) for t in range(1, 25)]
 _OPP_SHIFT = [0] + [4 * opposite_point(t) for t in range(1, 25)]
+_SINGLE = [((die,),) for die in range(7)]  # a move of one die, as _accept_quickly's orders
 
 
 def _accept_quickly(
@@ -651,9 +672,7 @@ def _accept_quickly(
     a, b = dice
     if not (0 < a < 7 and 0 < b < 7):
         return None
-    facts = _FACTS.get(id(rules))
-    if facts is None or facts.rules is not rules:
-        facts = _facts(rules)
+    facts = _last_facts if rules is _last_facts.rules else _facts(rules)
     _, hitting, courier, bear_off, double_steps, structural, five_max, block_rule, _, _ = facts
     white = position.turn == "white"
     if white:
@@ -663,11 +682,6 @@ def _accept_quickly(
     if me & 15 == 15 or opp & 15 == 15:
         return None
     original = me
-    if hitting:
-        blockers = (opp >> 1 | opp >> 2 | opp >> 3) & _POINTS
-    else:
-        blockers = (opp | opp >> 1 | opp >> 2 | opp >> 3) & _POINTS
-    open_points = _POINTS & ~(((blockers & _LOW12) << 48) | ((blockers & _HIGH12) >> 48))
     if a == b:
         left = [a] * (double_steps or a)
     elif a > b:
@@ -677,10 +691,39 @@ def _accept_quickly(
     total = len(left)
     path: list[Step] = []
     append = path.append
+    rearmost = bear_off == _REARMOST
+    # the courier rule can bind only while 14 men or more are on the 24-point or the bar
+    courier = courier and ((me >> 96) & 15) + (me >> 100) >= MEN - 1
     for start, end in moves:
         if not 0 <= end < start <= BAR:
             return None
         distance = start - end
+        if end and distance in left:
+            # the common move, one die landing on the board, inline (as the loop below checks it)
+            if (
+                not (me >> (4 * start)) & 15
+                or (hitting and me >> 100 and start != BAR)
+                or (
+                    courier
+                    and (me >> 96) & 15 == 14
+                    and not me & _OFF_AND_HOME
+                    and start != _highest(me & _COURIER_REST)
+                )
+            ):
+                return None
+            there = (opp >> _OPP_SHIFT[end]) & 15  # the opponent's men there
+            if there and (there > 1 or not hitting):
+                return None
+            if rearmost and not me & _OUTSIDE and distance >= _highest(me):
+                return None  # a die that can bear off must
+            me += _DELTA[distance][start]
+            if there:
+                opp += _HIT_OPP_DELTA[end]
+                append(_HIT_STEP[distance][start])
+            else:
+                append(_STEP[distance][start])
+            left.remove(distance)
+            continue
         if end == 0 and a != b:
             # bearing off, by that die or a higher one: the higher die first, as the careful path
             # tries them (so that both paths label the steps alike)
@@ -688,7 +731,7 @@ def _accept_quickly(
             if not orders:
                 return None
         elif distance in left:
-            orders = ((distance,),)
+            orders = _SINGLE[distance]
         elif a == b:
             count = -(-distance // a)  # the last step may bear off with a higher die
             if count > len(left) or (end and distance % a):
@@ -715,12 +758,13 @@ def _accept_quickly(
                     break
                 target = at - die
                 if target >= 1:
-                    if not (open_points >> (4 * target)) & 1:
+                    there = (new_opp >> _OPP_SHIFT[target]) & 15  # the opponent's men there
+                    if there and (there > 1 or not hitting):
                         break
-                    if bear_off == _REARMOST and not new_me & _OUTSIDE and die >= _highest(new_me):
+                    if rearmost and not new_me & _OUTSIDE and die >= _highest(new_me):
                         break  # a die that can bear off must
                     new_me += _DELTA[die][at]
-                    if hitting and (new_opp >> _OPP_SHIFT[target]) & 15 == 1:
+                    if there:
                         new_opp += _HIT_OPP_DELTA[target]
                         append(_HIT_STEP[die][at])
                     else:
