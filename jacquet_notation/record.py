@@ -121,7 +121,15 @@ class WrittenPlay:
 
     def moves_as_pairs(self) -> list[tuple[int, int]]:
         """The moves as ``(start, end)`` pairs, a repeated move repeated: what the engine checks."""
-        return [(move.start, move.end) for move in self.moves for _ in range(move.count)]
+        # A loop rather than a nested comprehension: the replay calls this for every play.
+        pairs: list[tuple[int, int]] = []
+        for move in self.moves:
+            count = move[2]
+            if count == 1:
+                pairs.append(move[:2])
+            else:
+                pairs += [move[:2]] * count
+        return pairs
 
 
 class MatchHeader(NamedTuple):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .engine import Play, holds_prime, legal_plays, score, validate_play, winner
 from .errors import IllegalPlayError, JacquetError, RulesError
-from .position import Position, Side, other
+from .position import MEN, Position, Side, other
 from .record import GameRecord, Span, WrittenPlay
 from .rules import Rules
 
@@ -172,39 +172,51 @@ class _Replayer:
         plies: list[ReplayedPly] = []
         errors: list[ReplayError] = []
         stopped = False
+        rules = self.rules
+        ordinary_opening = rules.opening == "ordinary"
+        index = first_index - 1
         for offset, written in enumerate(plays):
-            index = first_index + offset
-            ply = ReplayedPly(index=index, written=written, before=position)
+            index += 1
+            ply = ReplayedPly(index, written, position, None, None, None, [])
             plies.append(ply)
             if stopped:
                 continue
-            problem = self._check_play(written, position, index, plays, offset)
+            dice = written.dice
+            # The common case, checked inline (this runs for every play of a corpus): dice
+            # written, the right side, the game not over, no double opening. Anything else
+            # goes through _check_play, which says what is wrong.
+            if (
+                dice is None
+                or written.side != position.turn
+                or position.packed_white & 15 == MEN
+                or position.packed_black & 15 == MEN
+                or (index == 0 and ordinary_opening and dice[0] == dice[1])
+            ):
+                problem = self._check_play(written, position, index, plays, offset)
+            else:
+                problem = None
             if problem is None:
                 try:
-                    if written.dice is None:  # a checked pass: no roll could be played
-                        play = legal_plays(position, (6, 5), self.rules)[0]
+                    if dice is None:  # a checked pass: no roll could be played
+                        play = legal_plays(position, (6, 5), rules)[0]
                     else:
-                        play = validate_play(position, written.dice, _moves(written), self.rules)
+                        play = validate_play(position, dice, written.moves_as_pairs(), rules)
                 except IllegalPlayError as illegal:
                     problem = self._illegal(written, position, index, illegal, plays, offset)
                 else:
                     ply.play = play
-                    ply.after = play.position
+                    ply.after = position = play.position
                     # Only marcia scoring asks whether a prime was ever held; only the mover's
                     # own play can make one (a hit removes a lone man, never one of a pair).
-                    mover = written.side
-                    if (
-                        self.track_primes
-                        and not prime_seen[mover]
-                        and holds_prime(play.position, mover)
-                    ):
-                        prime_seen[mover] = True
+                    if self.track_primes:
+                        mover = written.side
+                        if not prime_seen[mover] and holds_prime(position, mover):
+                            prime_seen[mover] = True
             if problem is not None:
                 ply.error = problem
                 errors.append(problem)
                 stopped = True
                 continue
-            position = ply.after  # type: ignore[assignment]
             for variation in written.variations:
                 branch, _, branch_errors = self.line(
                     variation, ply.before, index, dict(prime_seen), main=False
