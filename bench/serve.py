@@ -1,9 +1,9 @@
 """Benchmark of the Datasette browser on a large archive: latency of the plugin's pages.
 
 A generated archive (100,000 games by default; built once, cached under ``bench/out/serve/``)
-is served on loopback by a real ``datasette`` subprocess, with the project's metadata and the
-plugin loaded through its entry point, read-only and with the SQL time limit, as
-``jacquet serve`` runs it. For each page kind, N clients (threads with keep-alive HTTP
+is served on loopback by ``jacquet serve`` in a subprocess: a real Datasette, with the project's
+metadata and the plugin loaded through its entry point, read-only, with the SQL time limit and
+jacquet's server processes (one per core, ``--workers`` to choose). For each page kind, N clients (threads with keep-alive HTTP
 connections) request pages for S seconds; the median and 95th percentile are printed side by
 side with Datasette's own plain table page on the same archive (the floor).
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import multiprocessing
 import os
 import random
@@ -180,36 +179,22 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_datasette(db: Path, port: int) -> subprocess.Popen[bytes]:
-    """``datasette -i DB`` with the project's metadata and time limit (the plugin loads itself)."""
-    from jacquet_notation.commands.serve import serve_settings
-    from jacquet_notation.metadata import archive_metadata
+def start_datasette(db: Path, port: int, workers: int | None) -> subprocess.Popen[bytes]:
+    """``jacquet serve DB``: Datasette on the archive (immutable, time limit, metadata, plugin).
 
-    metadata = OUT / f"{db.stem}-metadata.json"
-    metadata.write_text(json.dumps(archive_metadata(db.stem)), encoding="utf-8")
-    datasette = Path(sys.executable).with_name("datasette")
-    command = [str(datasette)] if datasette.exists() else [sys.executable, "-m", "datasette"]
+    Started as a user starts it, so the server processes (``--workers``) are jacquet's default
+    unless the benchmark is told otherwise.
+    """
+    jacquet = Path(sys.executable).with_name("jacquet")
+    command = [str(jacquet)] if jacquet.exists() else [sys.executable, "-m", "jacquet_notation"]
     process = subprocess.Popen(
         [
             *command,
             "serve",
-            "-i",
             str(db),
-            "--metadata",
-            str(metadata),
-            "--host",
-            "127.0.0.1",
             "--port",
             str(port),
-            *(
-                part
-                for name, value in serve_settings().items()
-                for part in (
-                    "--setting",
-                    name,
-                    str(int(value) if isinstance(value, bool) else value),
-                )
-            ),
+            *(["--workers", str(workers)] if workers else []),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -297,6 +282,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--build-only", action="store_true")
+    parser.add_argument(
+        "--workers", type=int, help="server processes (default: what jacquet serve chooses)"
+    )
     args = parser.parse_args()
 
     db = build(args.games, args.jobs)
@@ -353,13 +341,14 @@ def main() -> None:
         ("start position (worst)", lambda rng: f"/{name}/-/position/{start_key}"),
     ]
     port = free_port()
-    process = start_datasette(db, port)
+    process = start_datasette(db, port, args.workers)
     try:
         for _, paths in kinds:  # warm up: the OS cache and Datasette's first queries
             load(port, paths, 1, 2)
         print(
             f"\n{total} games, {turns} turns; {args.clients} clients, {args.seconds:.0f} s per "
-            f"page kind; datasette on loopback (immutable, time limit)\n"
+            f"page kind; jacquet serve on loopback (immutable, time limit, "
+            f"{args.workers or 'default'} workers)\n"
         )
         print(
             f"{'page':<32}{'requests':>9}{'errors':>7}{'median ms':>11}{'p95 ms':>9}"
