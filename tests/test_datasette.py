@@ -731,6 +731,45 @@ def test_serve_an_archive_read_only(tmp_path: Path, archive: Path) -> None:
     assert copy.read_bytes() == before
 
 
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_serve_with_several_worker_processes(tmp_path: Path, archive: Path) -> None:
+    game = a_game(archive)
+    port = free_port()
+    process = subprocess.Popen(
+        [*jacquet_command(), "serve", str(archive), "--port", str(port), "--workers", "2"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}/archive"
+        wait_until_up(f"{base}.json", process)
+        # uvicorn's supervisor runs the two servers as its children (plus multiprocessing's
+        # resource tracker): at least two processes answer on the one port
+        assert len(_children(process.pid)) >= 2
+        for _ in range(6):
+            with urllib.request.urlopen(f"{base}/-/game/{game['id']}?ply=1", timeout=30) as reply:
+                assert reply.status == 200
+                assert game["id"] in reply.read().decode()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert _children(process.pid) == []
+
+
 def test_plain_datasette_loads_the_plugin_through_its_entry_point(archive: Path) -> None:
     datasette = shutil.which("datasette") or str(Path(sys.executable).with_name("datasette"))
     game = a_game(archive)
