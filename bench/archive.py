@@ -5,8 +5,9 @@
 Measured in this run, on the same file of seeded self-play games (generated into a temporary
 file with ``generate_records`` and ``write_game``, unless ``--corpus`` names one):
 
-- parse + validate alone (``read_games`` then ``validation.report_record``, one process): what
-  the archive cannot avoid; the archive's overhead is measured against it (target: <= 30%);
+- parse + validate alone (``read_games`` then ``validation.report_record``, one process, with
+  the same garbage-collector thresholds as an import): what the archive cannot avoid; the
+  archive's overhead is measured against it (target: <= 30%);
 - ``archive.import_paths`` into a new archive: games/s and rows/s;
 - a bare ``sqlite3.executemany`` of the same rows (read back from the archive) into tables
   without indexes, keys or search: the floor for writing those rows;
@@ -28,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from jacquet_notation._gc import fewer_collections  # noqa: E402
 from jacquet_notation.archive import import_paths  # noqa: E402
 from jacquet_notation.generate import generate_records  # noqa: E402
 from jacquet_notation.notation import read_games, write_game  # noqa: E402
@@ -55,12 +57,13 @@ def generate(path: Path, games: int) -> None:
 
 
 def parse_and_validate(path: Path) -> tuple[float, float, int]:
-    """(wall seconds, CPU seconds, games)."""
+    """(wall seconds, CPU seconds, games), with the collector's rhythm of an import."""
     began, cpu = time.perf_counter(), time.process_time()
     games = 0
-    for record in read_games(path):
-        report_record(record)
-        games += 1
+    with fewer_collections():
+        for record in read_games(path):
+            report_record(record)
+            games += 1
     return time.perf_counter() - began, time.process_time() - cpu, games
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
 from .notation import parse_game, read_games, write_game
 from .position import Position
@@ -1214,15 +1215,16 @@ def import_paths(
     database = open_archive(db)
     try:
         importer = _Importer(database, rules, encoding, progress)
-        for entry in record_files(paths):
-            if isinstance(entry, str):
-                importer.file(entry)
-            else:
-                importer.summary.files += 1
-                suffixes = ", ".join(RECORD_SUFFIXES)
-                importer.unreadable_file(
-                    entry.path, f"{entry.path}: no record files ({suffixes}) in this folder"
-                )
+        with fewer_collections():
+            for entry in record_files(paths):
+                if isinstance(entry, str):
+                    importer.file(entry)
+                else:
+                    importer.summary.files += 1
+                    suffixes = ", ".join(RECORD_SUFFIXES)
+                    importer.unreadable_file(
+                        entry.path, f"{entry.path}: no record files ({suffixes}) in this folder"
+                    )
         return importer.summary
     finally:
         database.close()
@@ -1240,7 +1242,7 @@ def rebuild(db: str | os.PathLike[str], *, rules: Rules | None = None) -> Import
     """
     database = open_archive(db)
     try:
-        with database.atomic():
+        with fewer_collections(), database.atomic():
             return _rebuild(database, rules)
     finally:
         database.close()
