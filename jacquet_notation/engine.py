@@ -254,7 +254,10 @@ class _Context:
         the opponent's men needs :meth:`problem` only for a final position with six points in a
         row, which most positions do not hold.
         """
-        facts = _facts(self.rules)
+        if not level:
+            return level
+        rules = self.rules
+        facts = _last_facts if rules is _last_facts.rules else _facts(rules)
         hitting = self.hitting
         most_points = facts.start_table_points
         most_men = facts.midpoint_men
@@ -436,8 +439,10 @@ class _Search:
             ctx.expand(start, high, first_high)
             ctx.expand(start, low, first_low)
             both: dict[int, tuple[Step, ...]] = {}
-            ctx.expand(first_high, low, both)
-            ctx.expand(first_low, high, both)
+            if first_high:
+                ctx.expand(first_high, low, both)
+            if first_low:
+                ctx.expand(first_low, high, both)
             # most dice first; with one die, the higher die when it can be played at all
             candidates = [both, first_high, first_low, start]
         else:
@@ -692,6 +697,9 @@ def _accept_quickly(
     path: list[Step] = []
     append = path.append
     rearmost = bear_off == _REARMOST
+    # whether every written move can use only the dice it used here (so no other order or
+    # split of the same moves uses more dice)
+    forced = True
     # the courier rule can bind only while 14 men or more are on the 24-point or the bar
     courier = courier and ((me >> 96) & 15) + (me >> 100) >= MEN - 1
     for start, end in moves:
@@ -725,6 +733,8 @@ def _accept_quickly(
             left.remove(distance)
             continue
         if end == 0 and a != b:
+            if bear_off != _EXACT:
+                forced = False  # a lower die may take the man part of the way (2/1/off, 6-1)
             # bearing off, by that die or a higher one: the higher die first, as the careful path
             # tries them (so that both paths label the steps alike)
             orders: tuple[tuple[int, ...], ...] = tuple((die,) for die in left if die >= distance)
@@ -792,7 +802,17 @@ def _accept_quickly(
         else:
             return None
     if left:
-        return None
+        if not forced:
+            return None
+        # fewer steps than the roll gives: legal only if no longer play is (nor, with one die,
+        # one of the higher die), which needs the search; the written moves are realized already
+        state = me | opp << _OPP if hitting else me
+        steps = dice_steps(dice, rules)
+        if state not in _Search(_Context(position, rules), steps).plays_by_state:
+            return None
+        if white:
+            return _make_play(tuple(path), _make_position(me, opp, "black"))
+        return _make_play(tuple(path), _make_position(opp, me, "white"))
     if structural:
         if hitting:
             held = (me >> 1 | me >> 2 | me >> 3) & _POINTS
