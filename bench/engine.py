@@ -2,15 +2,21 @@
 
 - ``legal_plays`` over a fixed, seeded set of positions reached by self-play, all 21 rolls each:
   calls per second and the worst single call, beside the brute-force reference generator of the
-  tests (``tests/reference.py``) on the same positions and rolls.
+  tests (``tests/reference.py``).
 - ``validate_play`` over every play of seeded self-play games, beside validation by enumeration
-  (``legal_plays`` and a look-up of the resulting position).
+  (apply the written moves, then look the resulting position up among ``legal_plays``).
 
-Targets on one core: legal_plays >= 10,000 calls/s with no call over 5 ms; validate_play >=
-150,000 plays/s. Times are the process's CPU time (``time.process_time``), so that other work on
-a shared machine does not count against the engine; the wall-clock rate is printed beside it.
+Every named ruleset by default. Targets on one core: legal_plays >= 10,000 calls/s with no call
+over 5 ms; validate_play >= 150,000 plays/s.
 
-    python3 bench/engine.py [--rules jacquet] [--positions 1000] [--games 1000]
+Times are the process's CPU time (``time.process_time``), so that other work on a shared machine
+counts less against the engine; the wall-clock rate is printed beside it. The ratios are measured
+interleaved (engine and peer on the same position, or the same play, one after the other), so
+that a change of load during the run moves both sides alike. The worst call is timed again (the
+best of five) for the slowest calls, so that one preemption or garbage collection is told apart
+from a slow call; both figures are printed, the target is judged on the timed-again one.
+
+    python3 bench/engine.py [--rules all|jacquet|...] [--positions 1000] [--games 1000]
 """
 
 from __future__ import annotations
@@ -20,19 +26,37 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reference import reference_plays
 
-from jacquet_notation.engine import legal_plays, validate_play
+from jacquet_notation.engine import Step, apply_play, legal_plays, validate_play
 from jacquet_notation.position import Position
 from jacquet_notation.rules import RULESET_NAMES, Rules
-from jacquet_notation.selfplay import play_game
+from jacquet_notation.selfplay import Bot, play_game
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+Generator = Callable[[Position, tuple[int, int], Rules], object]
+Case = tuple[Position, tuple[int, int], list[tuple[int, int]]]
+clock = time.process_time
+
+
+class Figures(NamedTuple):
+    """One ruleset's figures, for the closing table."""
+
+    name: str
+    calls_per_s: float
+    worst_ms: float
+    reference_calls_per_s: float
+    legal_ratio: float
+    plays_per_s: float
+    peer_plays_per_s: float
+    validate_ratio: float
 
 
 def positions_from_selfplay(rules: Rules, count: int, seed: int) -> list[Position]:
@@ -40,7 +64,7 @@ def positions_from_selfplay(rules: Rules, count: int, seed: int) -> list[Positio
     positions: list[Position] = []
     game = 0
     while len(positions) < count:
-        bot = "greedy" if game % 2 else "random"
+        bot: Bot = "greedy" if game % 2 else "random"
         played = play_game(rules, random.Random(seed * 100_003 + game), bot)
         for turn in played.turns[:-1][game % 3 :: 3]:
             positions.append(turn.play.position)
@@ -48,49 +72,89 @@ def positions_from_selfplay(rules: Rules, count: int, seed: int) -> list[Positio
     return positions[:count]
 
 
-def time_generator(
-    generate: object, positions: list[Position], rules: Rules
-) -> tuple[float, float, int, float]:
-    """(CPU seconds, worst CPU seconds of one call, calls, wall seconds): every position, roll."""
-    worst = 0.0
+def time_calls(
+    generate: Generator, positions: Sequence[Position], rules: Rules
+) -> tuple[float, list[tuple[float, Position, tuple[int, int]]]]:
+    """CPU seconds over every position and roll, and each call's own time."""
+    calls = []
     total = 0.0
-    clock = time.process_time
-    wall = time.perf_counter()
     for position in positions:
         for dice in ROLLS:
             start = clock()
-            generate(position, dice, rules)  # type: ignore[operator]
+            generate(position, dice, rules)
             elapsed = clock() - start
             total += elapsed
-            worst = max(worst, elapsed)
-    return total, worst, len(positions) * len(ROLLS), time.perf_counter() - wall
+            calls.append((elapsed, position, dice))
+    return total, calls
 
 
-def bench_legal_plays(rules: Rules, count: int, reference_count: int, seed: int) -> None:
+def retime_worst(
+    calls: list[tuple[float, Position, tuple[int, int]]], rules: Rules, slowest: int = 20
+) -> float:
+    """The slowest calls timed again, best of five each: the worst of those, in seconds."""
+    worst = 0.0
+    for _, position, dice in sorted(calls, key=lambda call: call[0], reverse=True)[:slowest]:
+        best = float("inf")
+        for _ in range(5):
+            start = clock()
+            legal_plays(position, dice, rules)
+            best = min(best, clock() - start)
+        worst = max(worst, best)
+    return worst
+
+
+def bench_legal_plays(
+    rules: Rules, count: int, reference_count: int, seed: int
+) -> tuple[float, float, float, float]:
+    """(calls/s, worst call in s, reference calls/s, engine/reference ratio)."""
     positions = positions_from_selfplay(rules, count, seed)
-    total, worst, calls, wall = time_generator(legal_plays, positions, rules)
+    wall = time.perf_counter()
+    total, calls = time_calls(legal_plays, positions, rules)
+    wall = time.perf_counter() - wall
+    raw_worst = max(call[0] for call in calls)
+    worst = retime_worst(calls, rules)
+    # the peer, interleaved position by position with the engine on the same positions
     subset = positions[:reference_count]
-    ref_total, ref_worst, ref_calls, _ = time_generator(reference_plays, subset, rules)
-    sub_total, _, _, _ = time_generator(legal_plays, subset, rules)
-    rate = calls / total
-    ref_rate = ref_calls / ref_total
-    sub_rate = ref_calls / sub_total
-    print(f"legal_plays [{rules.name}]: {len(positions)} positions x 21 rolls = {calls} calls")
+    engine_time = reference_time = 0.0
+    for position in subset:
+        start = clock()
+        for dice in ROLLS:
+            legal_plays(position, dice, rules)
+        middle = clock()
+        for dice in ROLLS:
+            reference_plays(position, dice, rules)
+        reference_time += clock() - middle
+        engine_time += middle - start
+    peer_calls = len(subset) * len(ROLLS)
+    rate = len(calls) / total
+    reference_rate = peer_calls / reference_time
+    ratio = reference_time / engine_time
+    print(f"legal_plays [{rules.name}]: {len(positions)} positions x 21 rolls = {len(calls)} calls")
     print(
-        f"  engine     {rate:>10,.0f} calls/s   worst call {worst * 1000:6.2f} ms"
-        f"   (wall clock {calls / wall:,.0f} calls/s)"
+        f"  engine     {rate:>10,.0f} calls/s   worst call {worst * 1000:5.2f} ms"
+        f" (as first timed {raw_worst * 1000:.2f} ms)   wall clock {len(calls) / wall:,.0f} calls/s"
     )
     print(
-        f"  reference  {ref_rate:>10,.0f} calls/s   worst call {ref_worst * 1000:6.2f} ms"
-        f"   (first {len(subset)} positions; engine there {sub_rate:,.0f} calls/s,"
-        f" ratio {sub_rate / ref_rate:.1f}x)"
+        f"  reference  {reference_rate:>10,.0f} calls/s   on the first {len(subset)} positions,"
+        f" interleaved with the engine ({peer_calls / engine_time:,.0f} calls/s there):"
+        f" ratio {ratio:.1f}x"
     )
     verdict = "met" if rate >= 10_000 and worst <= 0.005 else "NOT met"
     print(f"  target >= 10,000 calls/s and worst <= 5 ms: {verdict}")
+    return rate, worst, reference_rate, ratio
 
 
-def bench_validate(rules: Rules, games: int, seed: int) -> None:
-    cases = []
+def enumerate_and_look_up(
+    position: Position, dice: tuple[int, int], moves: list[tuple[int, int]], rules: Rules
+) -> bool:
+    """The peer: apply the written moves, then look the result up among the legal plays."""
+    wanted = apply_play(position, [Step(start, end, start - end) for start, end in moves])
+    return any(play.position == wanted for play in legal_plays(position, dice, rules))
+
+
+def bench_validate(rules: Rules, games: int, seed: int) -> tuple[float, float, float]:
+    """(plays/s, peer plays/s, validate_play/peer ratio)."""
+    cases: list[Case] = []
     for game in range(games):
         played = play_game(rules, random.Random(seed * 7919 + game), "random")
         before = played.start
@@ -98,41 +162,64 @@ def bench_validate(rules: Rules, games: int, seed: int) -> None:
             moves = [(step.start, step.end) for step in turn.play.steps]
             cases.append((before, turn.dice, moves))
             before = turn.play.position
-    clock = time.process_time
     wall = time.perf_counter()
     start = clock()
     for position, dice, moves in cases:
         validate_play(position, dice, moves, rules)
     elapsed = clock() - start
     wall = time.perf_counter() - wall
-    peer_cases = cases[: max(1, len(cases) // 10)]
-    start = clock()
-    for position, dice, moves in peer_cases:
-        wanted = validate_play(position, dice, moves, rules).position
-        assert any(play.position == wanted for play in legal_plays(position, dice, rules))
-    peer_elapsed = clock() - start
-    # the peer's loop also validates; subtract that to time the enumeration alone
-    start = clock()
-    for position, dice, moves in peer_cases:
-        validate_play(position, dice, moves, rules)
-    peer_elapsed -= clock() - start
+    # the peer, interleaved with validate_play a hundred plays at a time, on the same plays
+    every = max(1, len(cases) // 10_000)
+    peer_cases = cases[::every]
+    engine_time = peer_time = 0.0
+    for chunk in range(0, len(peer_cases), 100):
+        some = peer_cases[chunk : chunk + 100]
+        start = clock()
+        for position, dice, moves in some:
+            validate_play(position, dice, moves, rules)
+        middle = clock()
+        for position, dice, moves in some:
+            if not enumerate_and_look_up(position, dice, moves, rules):
+                raise AssertionError(
+                    f"the peer refuses a self-play play: {position} {dice} {moves}"
+                )
+        peer_time += clock() - middle
+        engine_time += middle - start
     rate = len(cases) / elapsed
-    peer_rate = len(peer_cases) / peer_elapsed
+    peer_rate = len(peer_cases) / peer_time
+    ratio = peer_time / engine_time
     print(f"validate_play [{rules.name}]: {len(cases)} plays of {games} self-play games")
     print(
-        f"  validate_play            {rate:>10,.0f} plays/s"
-        f"   (wall clock {len(cases) / wall:,.0f} plays/s)"
+        f"  validate_play          {rate:>10,.0f} plays/s"
+        f"   wall clock {len(cases) / wall:,.0f} plays/s"
     )
     print(
-        f"  enumerate + look up      {peer_rate:>10,.0f} plays/s   "
-        f"(first {len(peer_cases)} plays; ratio {rate / peer_rate:.1f}x)"
+        f"  enumerate + look up    {peer_rate:>10,.0f} plays/s   on one play in {every}"
+        f" ({len(peer_cases)} plays), interleaved with validate_play"
+        f" ({len(peer_cases) / engine_time:,.0f} plays/s there): ratio {ratio:.1f}x"
     )
     print(f"  target >= 150,000 plays/s: {'met' if rate >= 150_000 else 'NOT met'}")
+    return rate, peer_rate, ratio
+
+
+def print_table(rows: list[Figures]) -> None:
+    print()
+    print(
+        "| ruleset | legal_plays calls/s | worst call | reference calls/s | ratio "
+        "| validate_play plays/s | enumerate + look up plays/s | ratio |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for row in rows:
+        print(
+            f"| {row.name} | {row.calls_per_s:,.0f} | {row.worst_ms:.2f} ms"
+            f" | {row.reference_calls_per_s:,.0f} | {row.legal_ratio:.1f}x"
+            f" | {row.plays_per_s:,.0f} | {row.peer_plays_per_s:,.0f} | {row.validate_ratio:.1f}x |"
+        )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rules", default="jacquet", help="a named ruleset, or 'all'")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rules", default="all", help="a named ruleset, or 'all' (the default)")
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--reference-positions", type=int, default=200)
     parser.add_argument("--games", type=int, default=1000)
@@ -140,10 +227,15 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     names = RULESET_NAMES if args.rules == "all" else (args.rules,)
+    rows = []
     for name in names:
         rules = Rules.named(name)
-        bench_legal_plays(rules, args.positions, args.reference_positions, args.seed)
-        bench_validate(rules, args.games, args.seed)
+        legal = bench_legal_plays(rules, args.positions, args.reference_positions, args.seed)
+        validate = bench_validate(rules, args.games, args.seed)
+        rate, worst, reference_rate, ratio = legal
+        rows.append(Figures(name, rate, worst * 1000, reference_rate, ratio, *validate))
+    print_table(rows)
+    print(f"load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
