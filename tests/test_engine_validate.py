@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from jacquet_notation.engine import legal_plays, validate_play
+from jacquet_notation.engine import apply_play, dice_steps, legal_plays, validate_play
 from jacquet_notation.errors import IllegalPlayError
 from jacquet_notation.position import Position
 from jacquet_notation.rules import RULESET_NAMES, Rules
@@ -196,3 +196,50 @@ def test_combined_and_chained_moves() -> None:
     # a finished game has no plays
     with pytest.raises(IllegalPlayError, match="over"):
         validate_play(pos({}, {"24": 15}, white_off=15), (6, 5), [])
+
+
+@pytest.mark.parametrize("name", RULESET_NAMES)
+def test_validated_steps_use_the_roll_and_reach_the_play(name: str) -> None:
+    """Whichever path accepts a play, its steps are dice of the roll and replay to its position."""
+    rules = Rules.named(name)
+    checked = 0
+    for position, dice in turns(rules, 6):
+        for play in legal_plays(position, dice, rules)[:6]:
+            moves = [(step.start, step.end) for step in play.steps]
+            got = validate_play(position, dice, moves, rules)
+            assert got.position == play.position
+            assert apply_play(position, got.steps) == got.position
+            left = dice_steps(dice, rules)
+            for step in got.steps:
+                left.remove(step.die)  # ValueError if a die is used twice or not rolled
+                pips = step.start - step.end
+                assert step.die == pips or (step.end == 0 and step.die > pips)
+            checked += 1
+    assert checked > 100
+
+
+def test_rearmost_accepts_the_play_bearing_off_the_most_men() -> None:
+    murray = Rules.named("murray")
+    home = pos({"3": 1, "1": 1}, {"24": 15}, white_off=13)
+    assert validate_play(home, (5, 2), [(3, 0), (1, 0)], murray).position.off("white") == 15
+    # nothing bears off more than one man with 2-1 from 3 and 1: 3/1 then 1/off and 1/off
+    assert validate_play(home, (2, 1), [(3, 1), (1, 0)], murray).position.off("white") == 14
+
+
+def test_bearing_off_by_a_higher_die_names_the_die_used() -> None:
+    home = pos({"2": 1, "1": 2}, {"24": 15}, white_off=12)
+    play = validate_play(home, (6, 1), [(2, 0), (1, 0)])
+    assert [(step.start, step.end, step.die) for step in play.steps] == [(2, 0, 6), (1, 0, 1)]
+    assert play.position.off("white") == 14
+
+
+def test_short_plays_are_accepted_only_when_nothing_longer_is_legal() -> None:
+    five_max = Rules.named("five-max")
+    # exact bear-off: the 5 cannot be used (no man on 5, none may move 3/off with a 5)
+    home = pos({"3": 1, "2": 1}, {"24": 15}, white_off=13)
+    assert validate_play(home, (5, 2), [(2, 0)], five_max).notation() == "2/off"
+    with pytest.raises(IllegalPlayError, match="both can be played"):
+        validate_play(home, (3, 2), [(2, 0)], five_max)
+    # blocked: Black holds every point a 6 or a 5 reaches from White's 24-point men
+    blocked = pos({"24": 15}, {"7": 5, "6": 5, "1": 5})
+    assert validate_play(blocked, (6, 5), [], Rules.named("jacquet")).notation() == ""
