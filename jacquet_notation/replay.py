@@ -7,6 +7,7 @@ error. Variations are replayed from the position before the play they replace, a
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -102,13 +103,20 @@ def rules_for(record: GameRecord, forced: Rules | None = None) -> Rules:
         return forced
     name = record.tags.get(_RULES_TAG, "jacquet").strip() or "jacquet"
     rules = Rules.named(name)
-    known = {key.lower().replace("-", "").replace("_", ""): key for key in rules.options()}
+    known = _option_tags()
     overrides = {}
     for tag, value in record.tags.items():
         key = known.get(tag.lower().replace("-", "").replace("_", ""))
         if key is not None and tag != _RULES_TAG:
             overrides[key] = value
     return rules.with_options(overrides) if overrides else rules
+
+
+@functools.cache
+def _option_tags() -> dict[str, str]:
+    """Option names by their tag spelling, lower case without ``-`` or ``_`` (read once)."""
+    # Every ruleset has the same options; only their values differ.
+    return {key.lower().replace("-", "").replace("_", ""): key for key in Rules().options()}
 
 
 def _side_name(side: Side) -> str:
