@@ -154,7 +154,12 @@ def line_of_play(draw: st.DrawFn, turn: int, side: str, depth: int, first: bool)
             pieces.append(draw(st.sampled_from([f"{turn}...", f"{turn}. ..."])))
         if first and index == 0 and depth > 0 and draw(st.booleans()):
             pieces.insert(0, comment(draw))
-        pieces.append(draw(play()))
+        body = draw(play())
+        if pieces and pieces[-1].endswith(":") and body.lower().startswith(("pass", "--")):
+            # "6-6: pass" is one play (a pass with its dice): a play of dice alone followed by a
+            # pass without dice is written "6-6: pass pass", as the writer does.
+            pieces[-1] += " pass"
+        pieces.append(body)
         if draw(st.integers(0, 5)) == 0:
             pieces.append(comment(draw))
         if depth < 2 and draw(st.integers(0, 6)) == 0:
