@@ -247,6 +247,12 @@ class _Context:
                 if new not in out:
                     out[new] = (*path, off_steps[bearing])
 
+    def can_step(self, die: int) -> bool:
+        """Whether one step of ``die`` is possible from the start (blocks aside)."""
+        reached: dict[int, tuple[Step, ...]] = {}
+        self.expand({self.start: ()}, die, reached)
+        return bool(reached)
+
     def keep_valid(self, level: dict[int, tuple[Step, ...]]) -> dict[int, tuple[Step, ...]]:
         """The states of ``level`` that break no structural rule.
 
@@ -808,7 +814,11 @@ def _accept_quickly(
         # one of the higher die), which needs the search; the written moves are realized already
         state = me | opp << _OPP if hitting else me
         steps = dice_steps(dice, rules)
-        if state not in _Search(_Context(position, rules), steps).plays_by_state:
+        ctx = _Context(position, rules)
+        # a pass where no die moves any man needs no search: nothing else is legal
+        if (path or any(ctx.can_step(die) for die in {a, b})) and state not in _Search(
+            ctx, steps
+        ).plays_by_state:
             return None
         if white:
             return _make_play(tuple(path), _make_position(me, opp, "black"))
@@ -830,13 +840,13 @@ def _accept_quickly(
             held = ((held & _LOW12) << 48) | ((held & _HIGH12) >> 48)
             if held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20:
                 return None
-    if (
-        bear_off == _REARMOST
-        and (me & 15) - (original & 15) < total
-        and _highest(original) - sum(dice_steps(dice, rules)) <= 6
-        and _more_borne_off(_Context(position, rules), dice_steps(dice, rules), me & 15)
-    ):
-        return None
+    if rearmost and (me & 15) - (original & 15) < total:
+        # "most men borne off": nothing to prove when no play can bear off more than this one
+        steps = dice_steps(dice, rules)
+        if (original & 15) + _most_off(original, steps) > me & 15 and _more_borne_off(
+            _Context(position, rules), steps, me & 15
+        ):
+            return None
     play: Play = _new(Play)
     position = _new(Position)
     if white:
@@ -856,21 +866,22 @@ def _more_borne_off(ctx: _Context, dice: list[int], off: int) -> bool:
     """Whether a play using every die and breaking no structural rule bears off more than ``off``.
 
     ``off`` counts all the mover's men borne off. Level by level as in :class:`_Search`, but a
-    state is dropped as soon as it cannot beat ``off`` with the dice left (one die is spent
-    bringing in the men still outside before any man leaves), so the search usually ends early.
+    state is dropped as soon as :func:`_most_off` says it cannot beat ``off`` with the dice left,
+    so the search usually ends at once or early.
     """
+    if (ctx.start & 15) + _most_off(ctx.start, dice) <= off:
+        return False
     orders = [dice] if dice[0] == dice[-1] else [dice, dice[::-1]]
-    total = len(dice)
     for order in orders:
         level: dict[int, tuple[Step, ...]] = {ctx.start: ()}
         for index, die in enumerate(order):
             reached: dict[int, tuple[Step, ...]] = {}
             ctx.expand(level, die, reached)
-            left = total - index - 1
+            left = order[index + 1 :]
             level = {
                 state: path
                 for state, path in reached.items()
-                if (state & 15) + left - (1 if state & _OUTSIDE and left else 0) > off
+                if (state & 15) + _most_off(state, left) > off
             }
             if not level:
                 break
@@ -878,6 +889,28 @@ def _more_borne_off(ctx: _Context, dice: list[int], off: int) -> bool:
             if not ctx.structural or any(ctx.valid(state) for state in level):
                 return True
     return False
+
+
+def _most_off(state: int, dice: list[int]) -> int:
+    """At most how many men ``dice`` can bear off from ``state`` (the mover's men in its low bits).
+
+    Every man outside the home table must come home before any man leaves, a die moving one man
+    at most the highest die's pips: a man on p takes ceil((p - 6) / highest) dice of its own.
+    """
+    outside = state & _OUTSIDE
+    if not outside:
+        return len(dice)
+    if not dice:
+        return 0
+    highest = max(dice)
+    need = 0
+    flags = (outside | outside >> 1 | outside >> 2 | outside >> 3) & _ONES
+    while flags:
+        low = flags & -flags
+        flags ^= low
+        point = low.bit_length() >> 2
+        need += ((state >> (4 * point)) & 15) * -(-(point - 6) // highest)
+    return max(0, len(dice) - need)
 
 
 _new = object.__new__
