@@ -31,7 +31,7 @@ import sqlite_utils
 from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
 from .notation import parse_game, read_games, write_game
-from .position import Position
+from .position import Position, opposite_point
 from .record import GameRecord
 from .replay import ReplayedGame, ReplayError, replay
 from .rules import Rules
@@ -132,63 +132,21 @@ def iso_date(text: str | None) -> tuple[str | None, int | None]:
 
 
 # --------------------------------------------------------------------------------------------
-# Position keys and pip counts, fast: the same values as Position.key() and Position.pips(), read
+# Position keys, fast: the same value as Position.key(), read
 # from the packed ints four locations (16 bits) at a time, because an import computes one per ply.
 
 
-def _byte_table() -> list[tuple[int, int, int, int]]:
-    """For each byte of the packing (two locations): unary bits, their length, men, pips."""
-    table = []
-    for byte in range(256):
-        bits, length = 0, 0
-        for count in (byte & 15, byte >> 4):
-            bits = ((bits << count) | ((1 << count) - 1)) << 1
-            length += count + 1
-        table.append((bits, length, (byte & 15) + (byte >> 4), byte >> 4))
-    return table
+#: each hex digit of a packed side (one location's count) as that count in unary, then a zero
+_UNARY = str.maketrans({f"{count:x}": "1" * count + "0" for count in range(16)})
 
 
-def _chunk_table() -> list[tuple[int, int]]:
-    """For each 16 bits of the packing (locations 4k..4k+3): (unary bits << 16 | men, pips).
+def side_bits(packed: int) -> int:
+    """One side's part of a position key: each location's count in unary, then a zero (41 bits).
 
-    The pips are counted from location 4k, so a chunk's real pips add 4k for each of its men.
-    The unary part of one side is always 41 bits long, so no length needs keeping.
+    The packing holds location 25 in its highest hex digit, so its hex text read backwards is
+    the counts from location 0 up; a translation spells them in unary, at C speed.
     """
-    low = _byte_table()
-    table = []
-    for high_bits, high_length, high_men, high_pips in low:
-        for low_bits, low_length, low_men, low_pips in low:
-            bits = (low_bits << high_length) | high_bits
-            men = low_men + high_men
-            table.append(
-                (
-                    (bits << 5 | (low_length + high_length)) << 5 | men,
-                    low_pips + 2 * high_men + high_pips,
-                )
-            )
-    return table
-
-
-_CHUNKS: list[tuple[int, int]] = []
-
-
-def side_info(packed: int) -> tuple[int, int]:
-    """One side's part of a position key (41 bits: each location's count in unary, then a
-    zero) and its pips."""
-    table = _CHUNKS or _build_chunks()
-    bits = pips = 0
-    for shift, base in ((0, 0), (16, 4), (32, 8), (48, 12), (64, 16), (80, 20), (96, 24)):
-        code, local = table[(packed >> shift) & 0xFFFF]
-        men = code & 31
-        bits = (bits << ((code >> 5) & 31)) | (code >> 10)
-        pips += local + base * men
-    # the last chunk counted two locations past the bar (26 and 27), each an empty "0"
-    return bits >> 2, pips
-
-
-def _build_chunks() -> list[tuple[int, int]]:
-    _CHUNKS.extend(_chunk_table())
-    return _CHUNKS
+    return int(f"{packed:026x}"[::-1].translate(_UNARY), 2)
 
 
 def _key(turn: str, white_bits: int, black_bits: int) -> str:
@@ -202,15 +160,8 @@ _BASE64 = base64.urlsafe_b64encode
 
 
 def position_key(position: Position) -> str:
-    """``position.key()``, computed four locations at a time (tested equal to it)."""
-    return _key(
-        position.turn, side_info(position.packed_white)[0], side_info(position.packed_black)[0]
-    )
-
-
-def pips(packed: int) -> int:
-    """Pips of one packed side (``Position.pips``), four locations at a time."""
-    return side_info(packed)[1]
+    """``position.key()``, from the unary bits of each side (tested equal to it)."""
+    return _key(position.turn, side_bits(position.packed_white), side_bits(position.packed_black))
 
 
 # --------------------------------------------------------------------------------------------
@@ -637,7 +588,6 @@ class _Writer:
         self.conn = db.conn
         self.rules = rules
         self.names: dict[str, dict[str, int]] = {}
-        self.sides: dict[int, tuple[int, int]] = {}
         self.options: dict[Rules, str] = {}
         self.forget()
         columns = ", ".join(GAME_COLUMNS)
@@ -659,26 +609,17 @@ class _Writer:
 
     # -- deriving ----------------------------------------------------------------------------
 
-    def _position(self, position: Position) -> tuple[str, str, int, int, int, int]:
-        """Key, turn, pips and men off; each side's part is cached, as a play changes one side."""
-        sides = self.sides
-        white, black = position.packed_white, position.packed_black
-        white_side = sides.get(white) or self._side(white)
-        black_side = sides.get(black) or self._side(black)
-        turn = position.turn
-        value = ((turn == "black") << 82 | white_side[0] << 41 | black_side[0]) << 13
+    @staticmethod
+    def _position(position: Position) -> tuple[str, str, int, int, int, int]:
+        """Key, turn, pips and men off of a position (one not reached by a play)."""
         return (
-            _BASE64(value.to_bytes(12, "big"))[:14].decode("ascii"),
-            turn,
-            white_side[1],
-            black_side[1],
-            white & 15,
-            black & 15,
+            position_key(position),
+            position.turn,
+            position.pips("white"),
+            position.pips("black"),
+            position.off("white"),
+            position.off("black"),
         )
-
-    def _side(self, packed: int) -> tuple[int, int]:
-        found = self.sides[packed] = side_info(packed)
-        return found
 
     def _options(self, rules: Rules) -> str:
         text = self.options.get(rules)
@@ -717,12 +658,13 @@ class _Writer:
         last_turn = 0
         last_position: Position | None = None
         last_info: tuple[str, str, int, int, int, int] = ("", "white", 0, 0, 0, 0)
-        position_info = self._position
-        # Reuse is within a game (a play leaves the other side as it was): a small cache, emptied
-        # for each game, keeps memory flat and the garbage collector's work small.
-        self.sides.clear()
-        dice_text, step_text = _DICE, _STEPS
-        # The hot loop of an import (one pass a play): tables and caches, no generic accessors.
+        # Each side's packed men, key bits and pips, carried from play to play: a play changes
+        # the mover's men (the other side's only by a hit), and its steps say by how many pips.
+        white = black = -1
+        white_bits = black_bits = white_pips = black_pips = 0
+        hitting = game.rules.hitting
+        dice_text, step_text, unary, encode = _DICE, _STEPS, side_bits, _BASE64
+        # The hot loop of an import (one pass a play): tables and locals, no generic accessors.
         for number, ply in enumerate(game.plies, 1):
             written = ply.written
             turn = written.turn
@@ -732,24 +674,58 @@ class _Writer:
             dice = dice_text[written_dice[0]][written_dice[1]] if written_dice else None
             key_before = key_after = steps = moved = None
             if not stopped:
-                if ply.before is not last_position:
-                    last_info = position_info(ply.before)
+                before = ply.before
+                if before is not last_position:
+                    white, black = before.packed_white, before.packed_black
+                    white_bits, black_bits = unary(white), unary(black)
+                    white_pips, black_pips = before.pips("white"), before.pips("black")
+                    last_info = (
+                        _key(before.turn, white_bits, black_bits),
+                        before.turn,
+                        white_pips,
+                        black_pips,
+                        white & 15,
+                        black & 15,
+                    )
                     reached[last_info[0]] = last_info
                 key_before = last_info[0]
                 play = ply.play
                 if play is not None:
-                    before_info = last_info
-                    last_position = play.position
-                    last_info = position_info(last_position)
-                    key_after = final_key = last_info[0]
-                    reached[key_after] = last_info
-                    if play.steps:
-                        steps = " ".join([step_text[s.hit][s.start][s.end] for s in play.steps])
-                    # The mover's fall in pips: what its steps moved (a hit moves the other side).
+                    position = last_position = play.position
+                    played = play.steps
+                    moved = 0
+                    if played:
+                        steps = " ".join([step_text[s.hit][s.start][s.end] for s in played])
+                        moved = sum([s.start - s.end for s in played])
+                    # a man hit on the mover's point e stood on the other side's point
+                    # opposite_point(e): it goes to the bar (25), that much further from home
+                    hit = (
+                        sum([25 - opposite_point(s.end) for s in played if s.hit]) if hitting else 0
+                    )
                     if written.side == "white":
-                        moved = before_info[2] - last_info[2]
+                        white_pips -= moved
+                        black_pips += hit
                     else:
-                        moved = before_info[3] - last_info[3]
+                        black_pips -= moved
+                        white_pips += hit
+                    if position.packed_white != white:
+                        white = position.packed_white
+                        white_bits = unary(white)
+                    if position.packed_black != black:
+                        black = position.packed_black
+                        black_bits = unary(black)
+                    to_move = position.turn
+                    value = ((to_move == "black") << 82 | white_bits << 41 | black_bits) << 13
+                    key_after = final_key = encode(value.to_bytes(12, "big"))[:14].decode()
+                    last_info = (
+                        key_after,
+                        to_move,
+                        white_pips,
+                        black_pips,
+                        white & 15,
+                        black & 15,
+                    )
+                    reached[key_after] = last_info
                 else:
                     stopped = True
             note = None

@@ -21,13 +21,13 @@ from jacquet_notation.archive import (
     iso_date,
     normalise_name,
     open_archive,
-    pips,
     position_key,
     rebuild,
 )
 from jacquet_notation.cli import main
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import write_game
+from jacquet_notation.position import Position
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
 from jacquet_notation.validation import validate_paths
@@ -128,17 +128,47 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # -- small pieces -------------------------------------------------------------------------------
 
 
-def test_fast_keys_and_pips_equal_the_position_methods() -> None:
+def test_fast_keys_equal_the_position_method() -> None:
     seen = 0
     for record in generate_records(8, 3, Rules.named("jacquet-unrestricted")):
         for ply in replay(record).plies:
             for position in (ply.before, ply.after):
                 assert position is not None
                 assert position_key(position) == position.key()
-                assert pips(position.packed_white) == position.pips("white")
-                assert pips(position.packed_black) == position.pips("black")
                 seen += 1
     assert seen > 500
+
+
+@pytest.mark.parametrize("name", ["jacquet", "murray", "versailles", "spanish"])
+def test_rows_carry_keys_and_pips_exactly_through_every_play(tmp_path: Path, name: str) -> None:
+    """Keys and pips are carried from play to play (hits included): each equals a fresh count."""
+    db = tmp_path / "a.db"
+    records = tmp_path / "games.jqt"
+    games = list(generate_records(12, 11, Rules.named(name)))
+    records.write_text("\n".join(write_game(record) for record in games), encoding="utf-8")
+    assert import_paths(db, [str(records)]).valid == 12
+    connection = sqlite3.connect(db)
+    positions = connection.execute(
+        "SELECT key, turn, white_pips, black_pips, white_off, black_off FROM positions"
+    ).fetchall()
+    assert len(positions) > 300
+    for key, turn, white_pips, black_pips, white_off, black_off in positions:
+        position = Position.from_key(key)
+        assert (turn, white_pips, black_pips, white_off, black_off) == (
+            position.turn,
+            position.pips("white"),
+            position.pips("black"),
+            position.off("white"),
+            position.off("black"),
+        )
+    expected = {
+        (ply.after.key() if ply.after else None) for record in games for ply in replay(record).plies
+    }
+    found = {row[0] for row in connection.execute("SELECT key_after FROM turns")}
+    assert found == expected
+    if name == "murray":
+        assert connection.execute("SELECT count(*) FROM turns WHERE steps LIKE '%*%'").fetchone()[0]
+    connection.close()
 
 
 @pytest.mark.parametrize(
