@@ -761,6 +761,7 @@ def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
 # object.__setattr__; the reader builds one per play, so it sets the slots directly, which
 # makes the same object three times faster (tests/test_record.py checks they are equal).
 _SET = {name: getattr(WrittenPlay, name).__set__ for name in WrittenPlay.__slots__}
+_SETTERS = tuple(_SET.values())  # in the order of the slots
 
 
 def _new_play(
@@ -770,20 +771,35 @@ def _new_play(
     moves: tuple[Move, ...],
     text: str,
     span: Span,
+    _setters: tuple[Any, ...] = _SETTERS,
 ) -> WrittenPlay:
     """``WrittenPlay(side, turn, dice, moves, text=text, span=span)``, built faster."""
     play: WrittenPlay = object.__new__(WrittenPlay)
-    _SET["side"](play, side)
-    _SET["turn"](play, turn)
-    _SET["dice"](play, dice)
-    _SET["moves"](play, moves)
-    _SET["annotation"](play, None)
-    _SET["nags"](play, ())
-    _SET["comments"](play, ())
-    _SET["comments_before"](play, ())
-    _SET["variations"](play, ())
-    _SET["text"](play, text)
-    _SET["span"](play, span)
+    # The setters as locals (a default argument, bound once), in the order of the slots.
+    (
+        set_side,
+        set_turn,
+        set_dice,
+        set_moves,
+        set_annotation,
+        set_nags,
+        set_comments,
+        set_comments_before,
+        set_variations,
+        set_text,
+        set_span,
+    ) = _setters
+    set_side(play, side)
+    set_turn(play, turn)
+    set_dice(play, dice)
+    set_moves(play, moves)
+    set_annotation(play, None)
+    set_nags(play, ())
+    set_comments(play, ())
+    set_comments_before(play, ())
+    set_variations(play, ())
+    set_text(play, text)
+    set_span(play, span)
     return play
 
 
@@ -904,10 +920,16 @@ def _games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
         if not chunk:
             first = number
         chunk.append(line)
-        code, in_comment = _code(line, 0)
-        if code and not code.isspace():
-            moves = True
-            ended = _ends_with_result(code)
+        if "{" in line or ";" in line:
+            code, in_comment = _code(line, 0)
+            if not code or code.isspace():
+                continue
+        else:
+            code = line  # not blank: checked above
+        moves = True
+        # _ends_with_result, cheaper: a result's last word has a "-" or is "*".
+        last = code.rsplit(None, 1)[-1]
+        ended = ("-" in last or last == "*") and _RESULT_WORD.fullmatch(last) is not None
     if chunk:
         yield first, chunk
 
@@ -973,11 +995,17 @@ class _Decoder:
             lines = text.split("\n")
             if text.endswith("\n"):
                 lines.pop()
-            for line in lines:
-                number += 1
-                if len(line) > MAX_LINE:
-                    self.too_long(number)
-                yield line[:-1] if line.endswith("\r") else line
+            if len(text) > MAX_LINE:  # only then may one of its lines be too long
+                for line in lines:
+                    number += 1
+                    if len(line) > MAX_LINE:
+                        self.too_long(number)
+                    yield line[:-1] if line.endswith("\r") else line
+            else:
+                if "\r" in text:
+                    lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+                number += len(lines)
+                yield from lines
             offset += len(data)
 
     def decode_lines(self, data: bytes, offset: int, number: int) -> str:
