@@ -840,8 +840,13 @@ def _accept_quickly(
             held = ((held & _LOW12) << 48) | ((held & _HIGH12) >> 48)
             if held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20:
                 return None
-    if rearmost and (me & 15) - (original & 15) < total:
+    if (
+        rearmost
+        and (me & 15) - (original & 15) < total
+        and _highest(original) - (a * total if a == b else a + b) <= 6
+    ):
         # "most men borne off": nothing to prove when no play can bear off more than this one
+        # (above: when the rearmost man cannot even come home)
         steps = dice_steps(dice, rules)
         if (original & 15) + _most_off(original, steps) > me & 15 and _more_borne_off(
             _Context(position, rules), steps, me & 15
