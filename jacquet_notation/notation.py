@@ -413,16 +413,29 @@ class _GameReader:
     def tag(self, record: GameRecord, token: Token) -> None:
         """Read the tags of a TAG token (one or more tags in a row)."""
         text = str(token)
+        # The line of each tag and the offset its line begins at, followed from tag to tag (a
+        # tag is on one line, its closing "]" at match.end()).
+        line, column = _at(token)
+        line += self.offset
+        line_begin = 1 - column
+        scanned = 0
         for match in _TAG.finditer(text):
+            start = match.start()
+            newlines = text.count("\n", scanned, start)
+            if newlines:
+                line += newlines
+                line_begin = text.rfind("\n", scanned, start) + 1
+            scanned = start
             name, value = match.group(1), match.group(2)
             if "\\" in value:
                 value = _UNESCAPE.sub(r"\1", value)
             if name in record.tags:
-                where = self.where(token, match.start())
+                where = self.where(token, start)
                 self.error(f"one [{name}] tag per game", f"a second [{name}]", *where)
                 continue
             record.tags[name] = value
-            record.tag_spans[name] = self.span(token, match.start(), match.end() + 1)
+            first, last = start - line_begin + 1, match.end() - line_begin + 1
+            record.tag_spans[name] = _new_tuple(Span, (line, first, line, last))
             check = _TAG_CHECKS.get(name)
             if check is not None and not check[0].match(value):
                 self.error(check[1], f'"{value}"', *self.where(token, match.start(2) - 1))
