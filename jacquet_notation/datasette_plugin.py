@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache, lru_cache
@@ -26,6 +27,7 @@ from urllib.parse import quote
 
 from datasette import hookimpl as _datasette_hookimpl
 from datasette.database import QueryInterrupted
+from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import NotFound, Response
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup, escape
@@ -506,7 +508,10 @@ async def position_view(datasette: Any, request: Any) -> Response:
     position = Position.from_key(key)
     stored = await _rows(db, "select * from positions where key = ?", [key])
     try:
-        plays: list[dict[str, Any]] | None = [dict(play) for play in await _plays_from(db, key)]
+        plays: list[dict[str, Any]] | None = [
+            dict(play)
+            for play in await _plays_from(db, key, datasette.setting("sql_time_limit_ms"))
+        ]
     except QueryInterrupted:
         plays = None  # too many games through here to sum up within the time limit
     for play in plays or []:
@@ -554,34 +559,52 @@ async def position_view(datasette: Any, request: Any) -> Response:
 #: plays from a position, per (database file, key): only for immutable files, which cannot change
 _PLAYS_CACHE: OrderedDict[tuple[str, str], list[dict[str, Any]]] = OrderedDict()
 _PLAYS_CACHE_SIZE = 4096
+#: how many times the SQL time limit the sum of plays from a position may take when it is kept
+KEPT_QUERY_FACTOR = 10
+_PLAYS_SQL = (
+    "select t.dice, min(t.steps) as steps, t.key_after, count(*) as games, "
+    "sum(g.winner = t.side) as wins, sum(g.winner is not null and g.winner != t.side) "
+    "as losses, sum(case when g.winner = t.side then g.points else 0 end) as points_won, "
+    "sum(case when g.winner != t.side then g.points else 0 end) as points_lost "
+    "from turns t join games g on g.id = t.game_id "
+    "where t.key_before = ? and t.key_after is not null "
+    "group by t.dice, t.key_after order by games desc, t.dice, steps limit 500"
+)
 
 
-async def _plays_from(db: Any, key: str) -> list[dict[str, Any]]:
+async def _plays_from(db: Any, key: str, time_limit_ms: int) -> list[dict[str, Any]]:
     """The plays made from ``key``, grouped by the roll and the position reached (two spellings
     of one play reach one position), with the games, wins and points of the side that made them.
 
     The start position has a row per game of the archive to sum; an immutable archive cannot
     change, so each answer is kept (a few thousand of them) and the next visit is immediate.
+    Because it is kept, the sum may take ``KEPT_QUERY_FACTOR`` times the SQL time limit: under
+    load the start position's sum can pass the limit, and an answer never kept would cost the
+    full limit on every visit. A mutable archive gets the plain limit.
     """
     cache_key = (str(db.path), key)
-    if not db.is_mutable and cache_key in _PLAYS_CACHE:
+    if db.is_mutable:
+        return await _rows(db, _PLAYS_SQL, [key])
+    if cache_key in _PLAYS_CACHE:
         _PLAYS_CACHE.move_to_end(cache_key)
         return _PLAYS_CACHE[cache_key]
-    plays = await _rows(
-        db,
-        "select t.dice, min(t.steps) as steps, t.key_after, count(*) as games, "
-        "sum(g.winner = t.side) as wins, sum(g.winner is not null and g.winner != t.side) "
-        "as losses, sum(case when g.winner = t.side then g.points else 0 end) as points_won, "
-        "sum(case when g.winner != t.side then g.points else 0 end) as points_lost "
-        "from turns t join games g on g.id = t.game_id "
-        "where t.key_before = ? and t.key_after is not null "
-        "group by t.dice, t.key_after order by games desc, t.dice, steps limit 500",
-        [key],
-    )
-    if not db.is_mutable:
-        _PLAYS_CACHE[cache_key] = plays
-        while len(_PLAYS_CACHE) > _PLAYS_CACHE_SIZE:
-            _PLAYS_CACHE.popitem(last=False)
+    limit = time_limit_ms * KEPT_QUERY_FACTOR
+
+    def run(connection: sqlite3.Connection) -> list[dict[str, Any]]:
+        with sqlite_timelimit(connection, limit):
+            try:
+                cursor = connection.execute(_PLAYS_SQL, [key])
+                names = [column[0] for column in cursor.description]
+                return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+            except sqlite3.OperationalError as error:
+                if "interrupted" in str(error):
+                    raise QueryInterrupted(error, _PLAYS_SQL, [key]) from None
+                raise
+
+    plays: list[dict[str, Any]] = await db.execute_fn(run)
+    _PLAYS_CACHE[cache_key] = plays
+    while len(_PLAYS_CACHE) > _PLAYS_CACHE_SIZE:
+        _PLAYS_CACHE.popitem(last=False)
     return plays
 
 

@@ -798,7 +798,7 @@ def test_position_page_survives_the_time_limit(
 
     from jacquet_notation import datasette_plugin
 
-    async def too_slow(db: Any, key: str) -> list[dict[str, Any]]:
+    async def too_slow(db: Any, key: str, limit: int) -> list[dict[str, Any]]:
         raise QueryInterrupted(Exception("interrupted"), "select ...", {})
 
     monkeypatch.setattr(datasette_plugin, "_plays_from", too_slow)
@@ -814,12 +814,43 @@ def test_plays_from_a_position_are_kept_for_an_immutable_archive(ds: Any, archiv
     first = query(archive, "select key_before from turns where ply = 1 limit 1")[0][0]
     db = ds.get_database("archive")
     assert not db.is_mutable
-    one = asyncio.run(_plays_from(db, first))
-    assert asyncio.run(_plays_from(db, first)) is one
+    one = asyncio.run(_plays_from(db, first, 1000))
+    reached = "select 1 from turns where key_before = ? and key_after is not null"
+    assert one and sum(play["games"] for play in one) == len(query(archive, reached, [first]))
+    assert asyncio.run(_plays_from(db, first, 1000)) is one
     mutable = build_datasette(archive)
     mutable_db = mutable.get_database("archive")
     mutable_db.is_mutable = True
-    assert asyncio.run(_plays_from(mutable_db, first)) == one
-    assert asyncio.run(_plays_from(mutable_db, first)) is not asyncio.run(
-        _plays_from(mutable_db, first)
+    assert [dict(play) for play in asyncio.run(_plays_from(mutable_db, first, 1000))] == one
+    assert asyncio.run(_plays_from(mutable_db, first, 1000)) is not asyncio.run(
+        _plays_from(mutable_db, first, 1000)
     )
+
+
+def test_plays_kept_get_a_longer_time_limit_and_are_interrupted_past_it(
+    ds: Any, archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datasette.database import QueryInterrupted
+
+    from jacquet_notation import datasette_plugin
+
+    reached = "select key_before from turns where ply = 3 and key_after is not null limit 1"
+    key = query(archive, reached)[0][0]
+    db = ds.get_database("archive")
+    limits: list[int] = []
+    real = datasette_plugin.sqlite_timelimit
+
+    def spy(connection: sqlite3.Connection, ms: int) -> Any:
+        limits.append(ms)
+        return real(connection, ms)
+
+    monkeypatch.setattr(datasette_plugin, "sqlite_timelimit", spy)
+    datasette_plugin._PLAYS_CACHE.clear()
+    assert asyncio.run(datasette_plugin._plays_from(db, key, 700))
+    assert limits == [700 * datasette_plugin.KEPT_QUERY_FACTOR]
+    # past its time (here none at all), the sum stops as Datasette's own queries do, unkept
+    monkeypatch.setattr(datasette_plugin, "KEPT_QUERY_FACTOR", 0)
+    datasette_plugin._PLAYS_CACHE.clear()
+    with pytest.raises(QueryInterrupted):
+        asyncio.run(datasette_plugin._plays_from(db, key, 700))
+    assert not datasette_plugin._PLAYS_CACHE
