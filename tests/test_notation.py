@@ -83,6 +83,42 @@ def test_black_throws_first(opening: str) -> None:
     ]
 
 
+def test_black_numbers_written_either_way_in_one_run_of_turns() -> None:
+    # "12..." is read by one comparison, "12. ..." (two words) by the general reader: both in
+    # one token here, with the spans of the plays after them.
+    text = (
+        "1... 5-3: 24/19/16\n2. 6-5: 24/13\n2. ... 4-1: 16/12 19/18\n3. 6-6: pass\n3...\t2-1: 12/10"
+    )
+    record = parse_game(text, strict=True)
+    assert [(p.side, p.turn) for p in record.plays] == [
+        ("black", 1),
+        ("white", 2),
+        ("black", 2),
+        ("white", 3),
+        ("black", 3),
+    ]
+    black_two = record.plays[2]
+    assert black_two.span == Span(3, 8, 3, 23)
+    assert black_two.moves[1].span == Span(3, 19, 3, 23)
+    assert record.plays[4].span == Span(5, 6, 5, 15)
+    wrong = parse_game("1... 5-3: 24/19/16\n3... 6-5: 24/13")
+    assert [e.message.splitlines()[0] for e in wrong.errors] == [
+        "expected turn 2. or 2..., found 3..."
+    ]
+    assert (wrong.errors[0].line, wrong.errors[0].column) == (2, 1)
+
+
+def test_tag_spans_on_lines_after_the_first() -> None:
+    record = parse_game('[Event "E"]  [Site "S"]\n\t[White "W"]\n[Black "B"]\n1. 6-5: 24/13')
+    assert record.errors == []
+    assert record.tag_spans == {
+        "Event": Span(1, 1, 1, 11),
+        "Site": Span(1, 14, 1, 23),
+        "White": Span(2, 2, 2, 12),
+        "Black": Span(3, 1, 3, 11),
+    }
+
+
 def test_turn_numbers_are_optional_but_checked() -> None:
     record = parse_game("6-5: 24/18 24/19 5-3: 24/21 24/19 4-1: 18/14 18/17", strict=True)
     assert [(p.side, p.turn) for p in record.plays][-1] == ("white", 2)
