@@ -3,9 +3,10 @@
 A generated archive (100,000 games by default; built once, cached under ``bench/out/serve/``)
 is served on loopback by ``jacquet serve`` in a subprocess: a real Datasette, with the project's
 metadata and the plugin loaded through its entry point, read-only, with the SQL time limit and
-jacquet's server processes (one per core, ``--workers`` to choose). For each page kind, N clients (threads with keep-alive HTTP
-connections) request pages for S seconds; the median and 95th percentile are printed side by
-side with Datasette's own plain table page on the same archive (the floor).
+jacquet's server processes (one per core, ``--workers`` to choose). For each page kind, N
+clients (threads with keep-alive HTTP connections) request pages for S seconds; the median and
+95th percentile are printed side by side with Datasette's own plain table page on the same
+archive (the floor).
 
 Targets (issue 6): p95 <= 150 ms on every page, and each of the project's pages at most twice the
 plain table page.
