@@ -17,6 +17,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Literal
 
+from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
 from .notation import GameChunk, _parser, parse_chunk, split_games
 from .record import GameRecord
@@ -200,7 +201,10 @@ def _chunks(file: str, encoding: str) -> Iterator[GameChunk | GameReport]:
 
 
 def _check_chunks(batch: list[GameChunk], rules: Rules | None) -> list[GameReport]:
-    return [report_record(parse_chunk(chunk), rules) for chunk in batch]
+    """Parse and replay a batch of games (in this process or a worker), with the collector
+    looking at its youngest generation less often: the games' objects die by reference count."""
+    with fewer_collections():
+        return [report_record(parse_chunk(chunk), rules) for chunk in batch]
 
 
 def _batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
