@@ -387,6 +387,52 @@ def test_unreadable_files_are_recorded_once(tmp_path: Path) -> None:
     check_consistent(db)
 
 
+EXPECTED_KEY_INDEXES = [
+    ("idx_turns_key_after", "CREATE INDEX idx_turns_key_after ON turns (key_after)"),
+    ("idx_turns_key_before", "CREATE INDEX idx_turns_key_before ON turns (key_before)"),
+]
+
+
+def key_indexes(db: Path) -> list[tuple[str, str]]:
+    found = rows(
+        db,
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'turns' "
+        "AND name LIKE 'idx_turns_key_%' ORDER BY name",
+    )
+    return [(name, " ".join(sql.replace("[", "").replace("]", "").split())) for name, sql in found]
+
+
+def test_a_large_file_is_written_before_its_key_indexes_are_built(
+    generated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file that at least doubles the turns goes in without the key indexes, built after;
+    a small file into a large archive keeps them; a rebuild always builds them at the end."""
+    dropped: list[bool] = []
+    real_drop = archive._drop_key_indexes
+
+    def drop(conn: sqlite3.Connection, new_bytes: int) -> bool:
+        dropped.append(real_drop(conn, new_bytes))
+        return dropped[-1]
+
+    monkeypatch.setattr(archive, "_drop_key_indexes", drop)
+    db = tmp_path / "bulk.db"
+    import_paths(db, [str(path) for path in sorted(generated.iterdir())])
+    small = tmp_path / "small.jqt"
+    small.write_text(GOOD, encoding="utf-8")
+    import_paths(db, [str(small)])
+    # 20 games into none, 20 more (doubling the turns), 20 more (not doubling), then one
+    assert dropped == [True, True, False, False]
+    assert key_indexes(db) == EXPECTED_KEY_INDEXES
+    plan = rows(db, "EXPLAIN QUERY PLAN SELECT game_id FROM turns WHERE key_after = 'x'")
+    assert "idx_turns_key_after" in " ".join(str(step[-1]) for step in plan)
+    check_consistent(db)
+    before = dump(db)
+    rebuild(db)
+    assert dropped[-1] is True
+    assert key_indexes(db) == EXPECTED_KEY_INDEXES
+    assert dump(db) == before
+
+
 def test_a_file_is_atomic(generated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A failure in the middle of a file leaves none of its games; the files before it stay."""
     monkeypatch.setattr(archive, "BATCH", 4)
@@ -399,11 +445,23 @@ def test_a_file_is_atomic(generated: Path, tmp_path: Path, monkeypatch: pytest.M
         if calls == 7:  # batches 1-5 are the first file's 20 games; 7 is inside the second
             raise KeyboardInterrupt
 
+    dropped: list[bool] = []
+    real_drop = archive._drop_key_indexes
+
+    def drop(conn: sqlite3.Connection, new_bytes: int) -> bool:
+        dropped.append(real_drop(conn, new_bytes))
+        return dropped[-1]
+
+    monkeypatch.setattr(archive, "_drop_key_indexes", drop)
     db = tmp_path / "atomic.db"
     with pytest.raises(KeyboardInterrupt):
         import_paths(db, files, progress=fail_in_second_file)
     assert rows(db, "SELECT path FROM imports") == [(files[0],)]
     assert one(db, "SELECT count(*) FROM games") == 20
+    # the second file doubles the turns, so it went in without the key indexes: the rollback
+    # brought them back
+    assert dropped == [True, True]
+    assert key_indexes(db) == EXPECTED_KEY_INDEXES
     check_consistent(db)
     summary = import_paths(db, files)
     assert (summary.skipped_files, summary.new_games) == (1, 40)
