@@ -402,11 +402,9 @@ def key_indexes(db: Path) -> list[tuple[str, str]]:
     return [(name, " ".join(sql.replace("[", "").replace("]", "").split())) for name, sql in found]
 
 
-def test_a_large_file_is_written_before_its_key_indexes_are_built(
-    generated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A file that at least doubles the turns goes in without the key indexes, built after;
-    a small file into a large archive keeps them; a rebuild always builds them at the end."""
+@pytest.fixture
+def key_index_drops(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Each decision of ``_drop_key_indexes`` (True: the key indexes were dropped), in order."""
     dropped: list[bool] = []
     real_drop = archive._drop_key_indexes
 
@@ -415,25 +413,35 @@ def test_a_large_file_is_written_before_its_key_indexes_are_built(
         return dropped[-1]
 
     monkeypatch.setattr(archive, "_drop_key_indexes", drop)
+    return dropped
+
+
+def test_a_large_file_is_written_before_its_key_indexes_are_built(
+    generated: Path, tmp_path: Path, key_index_drops: list[bool]
+) -> None:
+    """A file that at least doubles the turns goes in without the key indexes, built after;
+    a small file into a large archive keeps them; a rebuild always builds them at the end."""
     db = tmp_path / "bulk.db"
     import_paths(db, [str(path) for path in sorted(generated.iterdir())])
     small = tmp_path / "small.jqt"
     small.write_text(GOOD, encoding="utf-8")
     import_paths(db, [str(small)])
     # 20 games into none, 20 more (doubling the turns), 20 more (not doubling), then one
-    assert dropped == [True, True, False, False]
+    assert key_index_drops == [True, True, False, False]
     assert key_indexes(db) == EXPECTED_KEY_INDEXES
     plan = rows(db, "EXPLAIN QUERY PLAN SELECT game_id FROM turns WHERE key_after = 'x'")
     assert "idx_turns_key_after" in " ".join(str(step[-1]) for step in plan)
     check_consistent(db)
     before = dump(db)
     rebuild(db)
-    assert dropped[-1] is True
+    assert key_index_drops[-1] is True
     assert key_indexes(db) == EXPECTED_KEY_INDEXES
     assert dump(db) == before
 
 
-def test_a_file_is_atomic(generated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_is_atomic(
+    generated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key_index_drops: list[bool]
+) -> None:
     """A failure in the middle of a file leaves none of its games; the files before it stay."""
     monkeypatch.setattr(archive, "BATCH", 4)
     files = sorted(str(p) for p in generated.iterdir())
@@ -445,14 +453,6 @@ def test_a_file_is_atomic(generated: Path, tmp_path: Path, monkeypatch: pytest.M
         if calls == 7:  # batches 1-5 are the first file's 20 games; 7 is inside the second
             raise KeyboardInterrupt
 
-    dropped: list[bool] = []
-    real_drop = archive._drop_key_indexes
-
-    def drop(conn: sqlite3.Connection, new_bytes: int) -> bool:
-        dropped.append(real_drop(conn, new_bytes))
-        return dropped[-1]
-
-    monkeypatch.setattr(archive, "_drop_key_indexes", drop)
     db = tmp_path / "atomic.db"
     with pytest.raises(KeyboardInterrupt):
         import_paths(db, files, progress=fail_in_second_file)
@@ -460,7 +460,7 @@ def test_a_file_is_atomic(generated: Path, tmp_path: Path, monkeypatch: pytest.M
     assert one(db, "SELECT count(*) FROM games") == 20
     # the second file doubles the turns, so it went in without the key indexes: the rollback
     # brought them back
-    assert dropped == [True, True]
+    assert key_index_drops == [True, True]
     assert key_indexes(db) == EXPECTED_KEY_INDEXES
     check_consistent(db)
     summary = import_paths(db, files)
