@@ -192,28 +192,31 @@ def test_a_good_game_before_an_error_is_not_written_to_stdout_either(tmp_path: P
     assert result.stdout == ""
 
 
-def test_a_document_of_another_kind_is_named(tmp_path: Path) -> None:
-    document = tmp_path / "svg.xml"
-    document.write_bytes(b'<svg xmlns="http://www.w3.org/2000/svg"/>')
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        (
+            "svg.xml",
+            b'<svg xmlns="http://www.w3.org/2000/svg"/>',
+            "1:1: not a jacquet-notation document",
+        ),
+        (
+            "v2.xml",
+            _document(GOOD_GAME).replace(b'version="1"', b'version="2"'),
+            "2:1: format version '2' is not known",
+        ),
+        ("empty.xml", b"\n", "1:1: the document is empty"),
+    ],
+)
+def test_a_document_that_cannot_be_read_is_named(
+    tmp_path: Path, name: str, content: bytes, message: str
+) -> None:
+    """Another kind of XML, an unknown format version, an empty file: each named, with where."""
+    document = tmp_path / name
+    document.write_bytes(content)
     result = runner().invoke(main, ["import-xml", str(document)])
     assert result.exit_code == 1
-    assert f"{document}:1:1: not a jacquet-notation document" in result.output
-
-
-def test_an_unknown_format_version_is_refused(tmp_path: Path) -> None:
-    document = tmp_path / "v2.xml"
-    document.write_bytes(_document(GOOD_GAME).replace(b'version="1"', b'version="2"'))
-    result = runner().invoke(main, ["import-xml", str(document)])
-    assert result.exit_code == 1
-    assert f"{document}:2:1: format version '2' is not known" in result.output
-
-
-def test_an_empty_document_is_named(tmp_path: Path) -> None:
-    document = tmp_path / "empty.xml"
-    document.write_bytes(b"\n")
-    result = runner().invoke(main, ["import-xml", str(document)])
-    assert result.exit_code == 1
-    assert f"{document}:1:1: the document is empty" in result.output
+    assert f"{document}:{message}" in result.output
 
 
 def test_import_missing_file_exits_2(tmp_path: Path) -> None:
