@@ -132,8 +132,8 @@ def iso_date(text: str | None) -> tuple[str | None, int | None]:
 
 
 # --------------------------------------------------------------------------------------------
-# Position keys, fast: the same value as Position.key(), read
-# from the packed ints four locations (16 bits) at a time, because an import computes one per ply.
+# Position keys, fast: the same value as Position.key(), spelled from each side's packed int by a
+# string translation, because an import computes one per ply.
 
 
 #: each hex digit of a packed side (one location's count) as that count in unary, then a zero
@@ -663,7 +663,7 @@ class _Writer:
         white = black = -1
         white_bits = black_bits = white_pips = black_pips = 0
         hitting = game.rules.hitting
-        dice_text, step_text, unary, encode = _DICE, _STEPS, side_bits, _BASE64
+        dice_text, step_text, unary = _DICE, _STEPS, side_bits
         # The hot loop of an import (one pass a play): tables and locals, no generic accessors.
         for number, ply in enumerate(game.plies, 1):
             written = ply.written
@@ -693,10 +693,8 @@ class _Writer:
                 if play is not None:
                     position = last_position = play.position
                     played = play.steps
-                    moved = 0
-                    if played:
-                        steps = " ".join([step_text[s.hit][s.start][s.end] for s in played])
-                        moved = sum([s.start - s.end for s in played])
+                    steps = " ".join([step_text[s.hit][s.start][s.end] for s in played])
+                    moved = sum([s.start - s.end for s in played])
                     # a man hit on the mover's point e stood on the other side's point
                     # opposite_point(e): it goes to the bar (25), that much further from home
                     hit = (
@@ -714,12 +712,10 @@ class _Writer:
                     if position.packed_black != black:
                         black = position.packed_black
                         black_bits = unary(black)
-                    to_move = position.turn
-                    value = ((to_move == "black") << 82 | white_bits << 41 | black_bits) << 13
-                    key_after = final_key = encode(value.to_bytes(12, "big"))[:14].decode()
+                    key_after = final_key = _key(position.turn, white_bits, black_bits)
                     last_info = (
                         key_after,
-                        to_move,
+                        position.turn,
                         white_pips,
                         black_pips,
                         white & 15,
@@ -745,7 +741,7 @@ class _Writer:
                     written.side,
                     dice,
                     text,
-                    steps or "" if key_after else None,
+                    steps,
                     moved,
                     key_before,
                     key_after,
