@@ -582,9 +582,9 @@ async def _plays_from(db: Any, key: str, time_limit_ms: int) -> list[dict[str, A
     load the start position's sum can pass the limit, and an answer never kept would cost the
     full limit on every visit. A mutable archive gets the plain limit.
     """
-    cache_key = (str(db.path), key)
     if db.is_mutable:
         return await _rows(db, _PLAYS_SQL, [key])
+    cache_key = (str(db.path), key)
     if cache_key in _PLAYS_CACHE:
         _PLAYS_CACHE.move_to_end(cache_key)
         return _PLAYS_CACHE[cache_key]

@@ -203,7 +203,7 @@ def _run(db: str, time_limit_ms: int, host: str, port: int, workers: int) -> Non
     """Start Datasette the way its own ``serve`` does: startup hooks, checks, then uvicorn.
 
     Datasette renders pages in Python on one thread, so one process uses one core; with more
-    workers, uvicorn forks processes sharing the port, and the archive, opened immutable by
+    workers, uvicorn starts that many processes sharing the port, and the archive, opened immutable by
     each, needs no locking.
     """
     import uvicorn
