@@ -203,8 +203,8 @@ def _run(db: str, time_limit_ms: int, host: str, port: int, workers: int) -> Non
     """Start Datasette the way its own ``serve`` does: startup hooks, checks, then uvicorn.
 
     Datasette renders pages in Python on one thread, so one process uses one core; with more
-    workers, uvicorn starts that many processes sharing the port, and the archive, opened immutable by
-    each, needs no locking.
+    workers, uvicorn starts that many processes sharing the port, and the archive, opened
+    immutable by each, needs no locking.
     """
     import uvicorn
     from datasette.cli import check_databases, run_sync
