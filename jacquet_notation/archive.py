@@ -10,15 +10,17 @@ leaves a consistent archive.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import io
 import json
+import multiprocessing
 import os
-import queue
+import pickle
 import re
+import signal
 import sqlite3
 import sys
-import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -593,11 +595,9 @@ class _Writer:
         columns = ", ".join(GAME_COLUMNS)
         marks = ", ".join("?" for _ in GAME_COLUMNS)
         self.insert_game = f"INSERT INTO games ({columns}) VALUES ({marks})"
-        # Turns and positions go in as one JSON array a batch: a single statement, so that
-        # SQLite does the whole insert without the GIL (see _Pipeline) and Python binds one value.
-        picked = ", ".join(f"value ->> {index}" for index in range(len(TURN_COLUMNS)))
         self.insert_turns = (
-            f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) SELECT {picked} FROM json_each(?)"
+            f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) "
+            f"VALUES ({', '.join('?' for _ in TURN_COLUMNS)})"
         )
 
     def forget(self) -> None:
@@ -849,7 +849,7 @@ class _Writer:
         return new
 
     def count_positions(self, new: Sequence[_Rows]) -> None:
-        """Add the batch's games to the positions they reach: one statement per batch."""
+        """Add the batch's games to the positions they reach, each position once a batch."""
         counts: dict[str, list[Any]] = {}
         for rows in new:
             for key, info in rows.positions.items():
@@ -858,18 +858,16 @@ class _Writer:
                     counts[key] = [*info, 1]
                 else:
                     entry[6] += 1
-        picked = ", ".join(f"value ->> {index}" for index in range(7))
-        self.conn.execute(
+        self.conn.executemany(
             "INSERT INTO positions (key, turn, white_pips, black_pips, white_off, black_off, "
-            f"games) SELECT {picked} FROM json_each(?) WHERE true "
+            "games) VALUES (?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (key) DO UPDATE SET games = games + excluded.games",
-            (json.dumps(list(counts.values())),),
+            counts.values(),
         )
 
     def insert_turn_rows(self, turns: list[tuple[Any, ...]]) -> None:
-        """Insert turn rows, one statement a batch."""
-        if turns:
-            self.conn.execute(self.insert_turns, (json.dumps(turns),))
+        """Insert turn rows (in the writer process: no other thread waits for the GIL)."""
+        self.conn.executemany(self.insert_turns, turns)
 
     def link_duplicates(self, ids: Sequence[str]) -> None:
         """Link each of the new games ``ids`` to the earlier games with its fingerprint."""
@@ -980,20 +978,23 @@ _KEY_INDEXES = (("idx_turns_key_before", "key_before"), ("idx_turns_key_after", 
 BYTES_PER_PLAY = 20
 
 
-def _drop_key_indexes(conn: sqlite3.Connection, new_bytes: int) -> bool:
-    """Drop the turns key indexes when ``new_bytes`` of records add more turns than there are.
+def _key_indexes_deferred(conn: sqlite3.Connection, new_bytes: int) -> bool:
+    """Whether a file of ``new_bytes`` of records is written without the turns key indexes.
 
     Inserting a row into an index at a random key costs far more than building the index once
     by sorting (measured: a quarter of the writing at 10,000 games); so a file that at least
-    doubles the turns table is written without them, and :func:`_build_key_indexes` makes them
-    again before the file's transaction commits (a failure rolls the drop back with the rest).
+    doubles the turns table is written without them (:func:`_drop_key_indexes`), and
+    :func:`_build_key_indexes` makes them again before the file's transaction commits (a failure
+    rolls the drop back with the rest). Only reads: the importing process decides, the writer
+    process drops.
     """
     turns = conn.execute("SELECT coalesce(max(rowid), 0) FROM turns").fetchone()[0]
-    if new_bytes // BYTES_PER_PLAY < turns:
-        return False
+    return bool(new_bytes // BYTES_PER_PLAY >= turns)
+
+
+def _drop_key_indexes(conn: sqlite3.Connection) -> None:
     for name, _ in _KEY_INDEXES:
         conn.execute(f"DROP INDEX IF EXISTS {name}")
-    return True
 
 
 def _build_key_indexes(conn: sqlite3.Connection) -> None:
@@ -1001,48 +1002,195 @@ def _build_key_indexes(conn: sqlite3.Connection) -> None:
         conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON turns ({column})")
 
 
-class _Pipeline:
-    """Writes batches on a second thread while this one parses and replays the next games.
+# --------------------------------------------------------------------------------------------
+# The writer process: SQLite's work on a second core
+#
+# The importing process parses, replays and builds rows; a writer process, with its own
+# connection, owns each file's transaction and runs every statement. Batches cross a pipe
+# pickled: no GIL is shared, no JSON is built. The writer commits a file only when told to
+# ("finish"); on the end of its pipe (the importer died, even by kill -9) it rolls back and
+# exits, so the archive keeps only whole files and no process is left behind.
 
-    Turns and positions go in as one statement a batch, during which sqlite3 releases the GIL,
-    so SQLite's work runs beside the parsing. The two threads never use the connection at the
-    same time: the importer touches it again only after :meth:`close`.
-    """
+#: size of the writer's page cache during an import (KiB, as ``PRAGMA cache_size`` takes it)
+WRITER_CACHE_KIB = 262_144
 
-    def __init__(self, writer: _Writer) -> None:
-        self.writer = writer
-        self.queue: queue.Queue[list[_Rows] | None] = queue.Queue(maxsize=2)
-        self.error: BaseException | None = None
-        self.aborted = False
-        self.added = 0
-        self.thread = threading.Thread(target=self._run, name="jacquet-archive-writer")
-        self.thread.start()
 
-    def _run(self) -> None:
+def _connect_writer(path: str) -> sqlite3.Connection:
+    """The writer's own connection: transactions are begun and ended explicitly."""
+    conn = sqlite3.connect(path, timeout=60, isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
+    return conn
+
+
+def _picklable(error: BaseException) -> BaseException:
+    """``error``, or a plain one saying the same when it cannot cross the pipe."""
+    try:
+        pickle.dumps(error)
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error
+
+
+def _serve(path: str, requests: Any, requests_end: Any, replies_end: Any, replies: Any) -> None:
+    """The writer process: run the importer's requests on its own connection until the end."""
+    # The importer's ends of the two pipes are closed here, so that the importer's death is an
+    # end of file (a forked child holds copies of them).
+    requests_end.close()
+    replies_end.close()
+    # Ctrl-C reaches the whole process group: the importer decides, and tells this process.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    conn = _connect_writer(path)
+    writer = _Writer(sqlite_utils.Database(conn, execute_plugins=False), None)
+    import_id = 0
+    deferred = False
+    added = 0
+    failure: BaseException | None = None
+    try:
         while True:
-            batch = self.queue.get()
-            if batch is None:
-                return
-            if self.error is not None or self.aborted:
-                continue
             try:
-                self.added += _write_occurrences(self.writer, batch)
-            except BaseException as error:  # handed to the importer's thread in put or close
-                self.error = error
+                request = requests.recv()
+            except (EOFError, OSError):
+                return  # the importer is gone: what is not committed is rolled back below
+            kind = request[0]
+            if kind == "rows":
+                if failure is None:
+                    try:
+                        added += _write_occurrences(writer, request[1])
+                    except BaseException as error:  # reported when the file ends
+                        failure = error
+            elif kind == "begin":
+                _, name, sha, deferred = request
+                added, failure = 0, None
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                    import_id = _new_import(writer.db, name, sha)
+                    if deferred:
+                        _drop_key_indexes(conn)
+                    replies.send(("ok", import_id))
+                except Exception as error:
+                    _rollback(conn, writer)
+                    replies.send(("error", _picklable(error)))
+            elif kind == "finish":
+                _, games, counts, problem = request
+                try:
+                    if failure is not None:
+                        raise failure
+                    if deferred:
+                        _build_key_indexes(conn)
+                    conn.execute(
+                        "UPDATE imports SET finished = ?, games = ?, valid = ?, invalid = ?, "
+                        "unreadable = ?, new_games = ?, status = ?, error = ? WHERE id = ?",
+                        (
+                            _now(),
+                            games,
+                            counts["valid"],
+                            counts["invalid"],
+                            counts["unreadable"],
+                            added,
+                            "unreadable" if problem else "complete",
+                            problem,
+                            import_id,
+                        ),
+                    )
+                    conn.execute("COMMIT")
+                    replies.send(("ok", added))
+                except Exception as error:
+                    _rollback(conn, writer)
+                    replies.send(("error", _picklable(error)))
+                failure = None
+            elif kind == "abort":
+                _rollback(conn, writer)
+                failure = None
+                replies.send(("ok", 0))
+            else:  # "quit"
+                return
+    finally:
+        _rollback(conn, writer)
+        conn.close()
 
-    def put(self, batch: list[_Rows]) -> None:
-        if self.error is not None:
-            raise self.error
-        self.queue.put(batch)
 
-    def close(self, *, abort: bool = False) -> int:
-        """Wait for the writes; the number of new games. Raises what the writer raised."""
-        self.aborted = abort
-        self.queue.put(None)
-        self.thread.join()
-        if self.error is not None and not abort:
-            raise self.error
-        return self.added
+def _rollback(conn: sqlite3.Connection, writer: _Writer) -> None:
+    """Drop the file in progress, if any, and the names cached inside it."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+        writer.forget()
+
+
+class _WriterProcess:
+    """The importer's handle on the writer process (see :func:`_serve`)."""
+
+    def __init__(self, path: str) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        # fork starts at once (nothing to import again). The child never touches the
+        # importer's connection it inherits, and leaves by os._exit: no finaliser closes it.
+        context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        requests_end, self.requests = context.Pipe(duplex=False)
+        self.replies, replies_end = context.Pipe(duplex=False)
+        self.path = path
+        self.process = context.Process(
+            target=_serve,
+            args=(path, requests_end, self.requests, self.replies, replies_end),
+            name="jacquet-archive-writer",
+            daemon=True,
+        )
+        self.process.start()
+        requests_end.close()
+        replies_end.close()
+
+    def _gone(self) -> ArchiveError:
+        self.process.join(timeout=5)
+        return ArchiveError(
+            f"{self.path}: the archive's writer process stopped "
+            f"(exit code {self.process.exitcode}); nothing of the file in progress was kept"
+        )
+
+    def send(self, request: tuple[Any, ...]) -> None:
+        try:
+            self.requests.send(request)
+        except OSError:
+            raise self._gone() from None
+
+    def reply(self) -> Any:
+        """The writer's answer to the last request; raises what the writer raised."""
+        try:
+            status, value = self.replies.recv()
+        except (EOFError, OSError):
+            raise self._gone() from None
+        if status == "error":
+            raise value
+        return value
+
+    def begin(self, name: str, sha: str | None, deferred: bool) -> int:
+        """Open the file's transaction in the writer; the file's import id."""
+        self.send(("begin", name, sha, deferred))
+        return int(self.reply())
+
+    def rows(self, batch: list[_Rows]) -> None:
+        self.send(("rows", batch))
+
+    def finish(self, games: int, counts: dict[str, int], problem: str | None) -> int:
+        """Record the file's counts and commit it; the number of new games."""
+        self.send(("finish", games, counts, problem))
+        return int(self.reply())
+
+    def abort(self) -> None:
+        """Roll the file in progress back, and wait until it is."""
+        with contextlib.suppress(ArchiveError):
+            self.send(("abort",))
+            self.reply()
+
+    def close(self) -> None:
+        """Let the writer end, and wait for it (it is never left running)."""
+        with contextlib.suppress(OSError):
+            self.requests.send(("quit",))
+        self.requests.close()
+        self.process.join(timeout=60)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.replies.close()
 
 
 class _Importer:
@@ -1051,15 +1199,19 @@ class _Importer:
     def __init__(
         self,
         db: sqlite_utils.Database,
+        path: str,
         rules: Rules | None,
         encoding: str,
         progress: Callable[[int], None] | None,
     ) -> None:
         self.db = db
         self.conn = db.conn
+        self.path = path
         self.encoding = encoding
         self.progress = progress
-        self.writer = _Writer(db, rules)
+        # rows are derived here, written by the writer process
+        self.rows = _Writer(db, rules)
+        self.writer_process: _WriterProcess | None = None
         self.summary = ImportSummary()
 
     def unreadable_file(self, path: str, message: str, sha: str | None = None) -> None:
@@ -1123,27 +1275,33 @@ class _Importer:
             self.skip(done[0])
             return
         name = "<stdin>" if path == "-" else path
-        try:
-            with self.db.atomic():
-                self._read(name, sha, io.BytesIO(data) if data is not None else None)
-        except BaseException:
-            self.writer.forget()
-            raise
+        self._read(name, sha, io.BytesIO(data) if data is not None else None)
+
+    def _writer(self) -> _WriterProcess:
+        """The writer process, started for the first file that is read."""
+        if self.writer_process is None:
+            self.writer_process = _WriterProcess(self.path)
+        return self.writer_process
+
+    def close(self) -> None:
+        if self.writer_process is not None:
+            self.writer_process.close()
+            self.writer_process = None
 
     def _read(self, name: str, sha: str, stream: io.BytesIO | None) -> None:
         summary = self.summary
-        import_id = _new_import(self.db, name, sha)
         try:
             size = len(stream.getbuffer()) if stream is not None else os.path.getsize(name)
         except OSError:
             size = 0  # the reading below meets the same problem and reports it
-        deferred = _drop_key_indexes(self.conn, size)
+        writer = self._writer()
+        import_id = writer.begin(name, sha, _key_indexes_deferred(self.conn, size))
         counts = {"valid": 0, "invalid": 0, "unreadable": 0}
         games = 0
         problem: str | None = None
         batch: list[_Rows] = []
-        pipeline = _Pipeline(self.writer)
-        finished = False
+        errors: list[str] = []
+        committed = False
         try:
             try:
                 records: Iterator[GameRecord] = (
@@ -1152,13 +1310,13 @@ class _Importer:
                     else read_games(Path(name), name, encoding=self.encoding)
                 )
                 for record in records:
-                    rows = self.writer.derive(record, import_id)
+                    rows = self.rows.derive(record, import_id)
                     batch.append(rows)
                     games += 1
                     counts[rows.status] += 1
-                    summary.errors.extend(rows.messages)
+                    errors.extend(rows.messages)
                     if len(batch) >= BATCH:
-                        pipeline.put(batch)
+                        writer.rows(batch)
                         if self.progress is not None:
                             self.progress(len(batch))
                         batch = []
@@ -1168,37 +1326,22 @@ class _Importer:
                 error.file = error.file or name
                 problem = str(error).splitlines()[0]
             if batch:
-                pipeline.put(batch)
+                writer.rows(batch)
                 if self.progress is not None:
                     self.progress(len(batch))
-            finished = True
+            if games == 0 and problem is None:
+                problem = f"{name}: no game records in this file"
+            new_games = writer.finish(games, counts, problem)
+            committed = True
         finally:
-            # The writer thread must be done with the connection before this thread commits or
-            # rolls back; after a failure here, what it still holds is dropped.
-            new_games = pipeline.close(abort=not finished)
-        if deferred:
-            _build_key_indexes(self.conn)
-        if games == 0 and problem is None:
-            problem = f"{name}: no game records in this file"
+            if not committed:
+                # an error on this side: the writer drops the file before it is raised
+                writer.abort()
+        summary.errors.extend(errors)
         if problem is not None:
             summary.errors.append(problem)
             summary.unreadable += 1
             summary.unreadable_files += 1
-        self.conn.execute(
-            "UPDATE imports SET finished = ?, games = ?, valid = ?, invalid = ?, unreadable = ?, "
-            "new_games = ?, status = ?, error = ? WHERE id = ?",
-            (
-                _now(),
-                games,
-                counts["valid"],
-                counts["invalid"],
-                counts["unreadable"],
-                new_games,
-                "unreadable" if problem else "complete",
-                problem,
-                import_id,
-            ),
-        )
         summary.games += games
         summary.valid += counts["valid"]
         summary.invalid += counts["invalid"]
@@ -1221,17 +1364,21 @@ def import_paths(
     """
     database = open_archive(db)
     try:
-        importer = _Importer(database, rules, encoding, progress)
-        with fewer_collections():
-            for entry in record_files(paths):
-                if isinstance(entry, str):
-                    importer.file(entry)
-                else:
-                    importer.summary.files += 1
-                    suffixes = ", ".join(RECORD_SUFFIXES)
-                    importer.unreadable_file(
-                        entry.path, f"{entry.path}: no record files ({suffixes}) in this folder"
-                    )
+        importer = _Importer(database, os.fspath(db), rules, encoding, progress)
+        try:
+            with fewer_collections():
+                for entry in record_files(paths):
+                    if isinstance(entry, str):
+                        importer.file(entry)
+                    else:
+                        importer.summary.files += 1
+                        suffixes = ", ".join(RECORD_SUFFIXES)
+                        importer.unreadable_file(
+                            entry.path,
+                            f"{entry.path}: no record files ({suffixes}) in this folder",
+                        )
+        finally:
+            importer.close()
         return importer.summary
     finally:
         database.close()
@@ -1264,7 +1411,8 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     for table in ("duplicates", "turns", "positions"):
         conn.execute(f"DELETE FROM {table}")
     # every turn is written again: the key indexes are built once, at the end
-    _drop_key_indexes(conn, 0)
+    if _key_indexes_deferred(conn, 0):
+        _drop_key_indexes(conn)
     writer = _Writer(db, rules)
     last = conn.execute("SELECT coalesce(max(rowid), 0) FROM games").fetchone()[0]
     after = 0

@@ -404,15 +404,18 @@ def key_indexes(db: Path) -> list[tuple[str, str]]:
 
 @pytest.fixture
 def key_index_drops(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Each decision of ``_drop_key_indexes`` (True: the key indexes were dropped), in order."""
-    dropped: list[bool] = []
-    real_drop = archive._drop_key_indexes
+    """Each decision of ``_key_indexes_deferred`` (True: the key indexes were dropped), in order.
 
-    def drop(conn: sqlite3.Connection, new_bytes: int) -> bool:
-        dropped.append(real_drop(conn, new_bytes))
+    The importing process decides (the writer process drops), so the decisions are seen here.
+    """
+    dropped: list[bool] = []
+    real_decision = archive._key_indexes_deferred
+
+    def decide(conn: sqlite3.Connection, new_bytes: int) -> bool:
+        dropped.append(real_decision(conn, new_bytes))
         return dropped[-1]
 
-    monkeypatch.setattr(archive, "_drop_key_indexes", drop)
+    monkeypatch.setattr(archive, "_key_indexes_deferred", decide)
     return dropped
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from test_archive import check_consistent, dump, one
+from test_archive_writer import children
 
 from jacquet_notation.archive import BATCH
 from jacquet_notation.generate import generate_records
@@ -88,12 +89,42 @@ class Import:
         os.close(self.master)
         assert self.process.returncode == -signal.SIGKILL
 
+    def writer(self) -> int:
+        """The pid of the import's writer process (its one child), once it has started."""
+        self.wait_for(lambda: children(self.process.pid))
+        (pid,) = children(self.process.pid)
+        return pid
+
+    def ended(self) -> tuple[int, str]:
+        """Wait for the end: the exit code and what was written on the terminal."""
+        while self.process.poll() is None:
+            self.games_shown()
+        with contextlib.suppress(OSError):
+            while select.select([self.master], [], [], 0.1)[0]:
+                self.seen += os.read(self.master, 65536)
+        os.close(self.master)
+        return self.process.returncode, self.seen.decode("utf-8", "replace")
+
     def finish(self) -> None:
         while self.process.poll() is None:
             self.games_shown()
         os.close(self.master)
         assert self.process.returncode == 0
         assert b"games" in self.seen  # the bar was drawn on the terminal
+
+
+def gone(pid: int, timeout: float = 30) -> bool:
+    """Whether process ``pid`` ends (or is a zombie) within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def imports_done(db: Path) -> int:
@@ -122,7 +153,10 @@ def test_kill_inside_the_first_file_then_rerun(
     db = tmp_path / "first.db"
     run = Import(db, files)
     run.wait_for(lambda: run.games_shown() >= BATCH)  # games written, the file not committed
+    writer = run.writer()
     run.kill()
+    # the writer sees the end of its pipe: it rolls the file back and ends (no orphan)
+    assert gone(writer)
     check_consistent(db)
     assert one(db, "SELECT count(*) FROM games") == 0
     assert one(db, "SELECT count(*) FROM imports") == 0
@@ -162,6 +196,24 @@ def test_killed_again_and_again_then_completed(
         run.kill()
         check_consistent(db)
     assert one(db, "SELECT count(*) FROM imports") == 2
+    Import(db, files).finish()
+    check_consistent(db)
+    assert dump(db) == dump(reference)
+
+
+def test_writer_killed_gives_one_clean_line_and_keeps_nothing_of_the_file(
+    files: list[str], reference: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "writer.db"
+    run = Import(db, files)
+    run.wait_for(lambda: run.games_shown() >= BATCH)
+    os.kill(run.writer(), signal.SIGKILL)
+    code, shown = run.ended()
+    assert code == 2, shown
+    assert "Traceback" not in shown
+    assert f"jacquet: {db}: the archive's writer process stopped (exit code -9)" in shown
+    check_consistent(db)
+    assert one(db, "SELECT count(*) FROM games") == 0
     Import(db, files).finish()
     check_consistent(db)
     assert dump(db) == dump(reference)

@@ -1,0 +1,130 @@
+"""The archive's writer process: an error on either side rolls the file back, and no process is
+ever left behind.
+
+The writer is a real child process (the import's SQLite connection lives there); the failures
+are real too: an SQLite error raised inside the writer by a trigger of the archive, an exception
+in the importing process, the writer killed by SIGKILL.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_archive import check_consistent, dump, one, rows, run
+
+from jacquet_notation.archive import import_paths, open_archive
+from jacquet_notation.generate import generate_records
+from jacquet_notation.notation import write_game
+from jacquet_notation.rules import Rules
+
+
+def children(pid: int) -> set[int]:
+    """The live (not zombie) child processes of ``pid``, from /proc."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        # "pid (command) state ppid ...": the command may hold spaces, so split after ")"
+        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+        if int(ppid) == pid and state != "Z":
+            found.add(int(entry))
+    return found
+
+
+@pytest.fixture
+def no_process_left() -> Iterator[None]:
+    """The test's process has no more children at its end than at its start."""
+    before = children(os.getpid())
+    yield
+    assert children(os.getpid()) <= before
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> list[str]:
+    """Three files of 20 generated games each."""
+    records = list(generate_records(60, 5, Rules.named("jacquet")))
+    paths = []
+    for number, start in enumerate(range(0, 60, 20)):
+        path = tmp_path / f"part{number}.jqt"
+        text = "\n".join(write_game(record) for record in records[start : start + 20])
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+FAIL_IN_SECOND_FILE = (
+    "CREATE TRIGGER fail_in_second_file AFTER INSERT ON turns "
+    "WHEN (SELECT count(*) FROM imports) >= 2 BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
+)
+
+
+def archive_with_trigger(db: Path, trigger: str) -> None:
+    """An empty archive with ``trigger`` added."""
+    open_archive(db).close()
+    with sqlite3.connect(db) as conn:
+        conn.execute(trigger)
+
+
+def test_an_error_in_the_writer_rolls_the_file_back(
+    files: list[str], tmp_path: Path, no_process_left: None
+) -> None:
+    db = tmp_path / "writer-error.db"
+    archive_with_trigger(db, FAIL_IN_SECOND_FILE)
+    with pytest.raises(sqlite3.IntegrityError, match="disk on fire"):
+        import_paths(db, files)
+    assert rows(db, "SELECT path FROM imports") == [(files[0],)]
+    assert one(db, "SELECT count(*) FROM games") == 20
+    check_consistent(db)
+    # the same error through the command: one clean line, the exit code of an unusable archive
+    result = run("archive", str(db), *files)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == f"jacquet: {db}: disk on fire"
+    assert one(db, "SELECT count(*) FROM games") == 20
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TRIGGER fail_in_second_file")
+    summary = import_paths(db, files)
+    assert (summary.skipped_files, summary.new_games) == (1, 40)
+    check_consistent(db)
+    reference = tmp_path / "reference.db"
+    import_paths(reference, files)
+    assert dump(db) == dump(reference)
+
+
+def test_an_error_in_the_importer_rolls_the_file_back(
+    files: list[str], tmp_path: Path, no_process_left: None
+) -> None:
+    """The writer never commits a file it was not told to finish."""
+    calls = 0
+
+    def fail_in_third_file(count: int) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 3:  # one batch a file: the third file's rows were sent, not finished
+            raise RuntimeError("the importer failed")
+
+    db = tmp_path / "importer-error.db"
+    with pytest.raises(RuntimeError, match="the importer failed"):
+        import_paths(db, files, progress=fail_in_third_file)
+    assert rows(db, "SELECT path FROM imports ORDER BY id") == [(files[0],), (files[1],)]
+    assert one(db, "SELECT count(*) FROM games") == 40
+    check_consistent(db)
+    assert import_paths(db, files).new_games == 20
+    check_consistent(db)
+
+
+def test_an_import_leaves_no_process(files: list[str], tmp_path: Path) -> None:
+    before = children(os.getpid())
+    import_paths(tmp_path / "a.db", files)
+    assert children(os.getpid()) <= before
+    # a re-import reads nothing, so starts no writer either
+    import_paths(tmp_path / "a.db", files)
+    assert children(os.getpid()) <= before
