@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from lxml import etree, html
 
 from jacquet_notation.cli import main
-from jacquet_notation.commands.serve import build_datasette
+from jacquet_notation.commands.serve import build_datasette, table_counts
 from jacquet_notation.datasette_plugin import diagram
 from jacquet_notation.generate import generate_records
 from jacquet_notation.metadata import COLUMNS, archive_metadata
@@ -684,6 +684,29 @@ def test_serve_help_metadata_and_errors(tmp_path: Path, archive: Path) -> None:
     ]
     result = runner.invoke(main, ["serve", str(archive), str(tmp_path)])
     assert result.exit_code == 2 and "not both" in result.output
+    # a truncated archive: SQLite's header is there, the pages are not
+    truncated = tmp_path / "truncated.db"
+    truncated.write_bytes(archive.read_bytes()[:20000])
+    result = runner.invoke(main, ["serve", str(truncated)])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"jacquet: {truncated}: database disk image is malformed"
+    ]
+
+
+def test_table_counts_are_counted_once_and_shown_from_there(archive: Path) -> None:
+    counts = table_counts(archive)
+    for table in ("games", "turns", "positions", "players", "games_fts"):
+        assert counts[table] == query(archive, f"select count(*) from [{table}]")[0][0]
+    # told other counts, the server shows those: the table pages no longer count rows
+    told = {**counts, "turns": 123456789}
+    datasette = build_datasette(archive, counts=told)
+    tree = page(datasette, "/archive/turns")
+    assert "123,456,789 rows" in select(tree, "h3")[0].text_content()
+    # a filtered page still counts its own rows
+    game = a_game(archive)
+    tree = page(datasette, f"/archive/turns?game_id={game['id']}")
+    assert f"{game['plies']} row" in select(tree, "h3")[0].text_content()
 
 
 def test_serve_records_imports_into_the_default_archive_then_updates_it(tmp_path: Path) -> None:
