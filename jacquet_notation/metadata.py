@@ -187,7 +187,8 @@ _TABLES: dict[str, dict[str, Any]] = {
         "title": "Turns",
         "description": "One row per play of every game's main line, with the positions before "
         "and after it. Follow a diagram to its position page.",
-        "facets": ["side", "dice"],
+        # no default facets here or on positions: a facet counts every row, millions of them
+        # in a large archive, and would time out on each visit (a column's menu still adds one)
         "sortable_columns": ["game_id", "ply", "turn", "dice", "pips"],
         "size": 25,
     },
@@ -195,9 +196,8 @@ _TABLES: dict[str, dict[str, Any]] = {
         "title": "Positions",
         "description": "Every position reached in the archive, with the number of games reaching "
         "it. Follow a diagram to the plays made from it and the games through it.",
-        "facets": ["turn"],
+        # sortable by games on request; not by default, since that sort reads every position
         "sortable_columns": ["games", "white_pips", "black_pips", "white_off", "black_off"],
-        "sort_desc": "games",
         "size": 25,
     },
     "players": {
