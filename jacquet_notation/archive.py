@@ -22,17 +22,16 @@ import signal
 import sqlite3
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
 from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
-from .notation import parse_game, read_games, write_game
+from .notation import GameChunk, parse_chunk, parse_game, read_games, split_games, write_game
 from .position import Position, opposite_point
 from .record import GameRecord
 from .replay import ReplayedGame, ReplayError, replay
@@ -1013,6 +1012,11 @@ def _build_key_indexes(conn: sqlite3.Connection) -> None:
 
 #: size of the writer's page cache during an import (KiB, as ``PRAGMA cache_size`` takes it)
 WRITER_CACHE_KIB = 262_144
+#: which batches the writer process parses, replays and derives itself (the importing process
+#: is the busier of the two, see "Speed" in docs/archive.md). None: each batch that finds the
+#: writer done with every batch sent before it, so that the two share the work whatever their
+#: speeds; an integer k: one batch in k, fixed (0: none), for measurements and tests
+WRITER_SHARE: int | None = None
 
 
 def _connect_writer(path: str) -> sqlite3.Connection:
@@ -1033,7 +1037,14 @@ def _picklable(error: BaseException) -> BaseException:
     return error
 
 
-def _serve(path: str, requests: Any, requests_end: Any, replies_end: Any, replies: Any) -> None:
+def _serve(
+    path: str,
+    rules: Rules | None,
+    requests: Any,
+    requests_end: Any,
+    replies_end: Any,
+    replies: Any,
+) -> None:
     """The writer process: run the importer's requests on its own connection until the end."""
     # The importer's ends of the two pipes are closed here, so that the importer's death is an
     # end of file (a forked child holds copies of them).
@@ -1042,11 +1053,14 @@ def _serve(path: str, requests: Any, requests_end: Any, replies_end: Any, replie
     # Ctrl-C reaches the whole process group: the importer decides, and tells this process.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     conn = _connect_writer(path)
-    writer = _Writer(sqlite_utils.Database(conn, execute_plugins=False), None)
+    writer = _Writer(sqlite_utils.Database(conn, execute_plugins=False), rules)
     import_id = 0
     deferred = False
     added = 0
     failure: BaseException | None = None
+    # the games this process read itself: counts, and the error lines of each of its batches
+    counts = {"valid": 0, "invalid": 0, "unreadable": 0}
+    messages: list[tuple[int, list[str]]] = []
     try:
         while True:
             try:
@@ -1054,15 +1068,29 @@ def _serve(path: str, requests: Any, requests_end: Any, replies_end: Any, replie
             except (EOFError, OSError):
                 return  # the importer is gone: what is not committed is rolled back below
             kind = request[0]
-            if kind == "rows":
+            if kind in ("rows", "chunks"):
                 if failure is None:
                     try:
-                        added += _write_occurrences(writer, request[1])
+                        if kind == "rows":
+                            batch = request[1]
+                        else:  # a batch this process reads itself
+                            batch = [
+                                writer.derive(parse_chunk(chunk), import_id) for chunk in request[2]
+                            ]
+                            for rows in batch:
+                                counts[rows.status] += 1
+                            lines = [line for rows in batch for line in rows.messages]
+                            messages.append((request[1], lines))
+                        added += _write_occurrences(writer, batch)
                     except BaseException as error:  # reported when the file ends
                         failure = error
+                # a batch done (even after a failure): the importer counts what is pending
+                replies.send(("done", None))
             elif kind == "begin":
                 _, name, sha, deferred = request
                 added, failure = 0, None
+                counts = dict.fromkeys(counts, 0)
+                messages = []
                 try:
                     conn.execute("BEGIN IMMEDIATE")
                     import_id = _new_import(writer.db, name, sha)
@@ -1073,10 +1101,11 @@ def _serve(path: str, requests: Any, requests_end: Any, replies_end: Any, replie
                     _rollback(conn, writer)
                     replies.send(("error", _picklable(error)))
             elif kind == "finish":
-                _, games, counts, problem = request
+                _, games, theirs, problem = request
                 try:
                     if failure is not None:
                         raise failure
+                    total = {status: theirs[status] + counts[status] for status in counts}
                     if deferred:
                         _build_key_indexes(conn)
                     conn.execute(
@@ -1085,9 +1114,9 @@ def _serve(path: str, requests: Any, requests_end: Any, replies_end: Any, replie
                         (
                             _now(),
                             games,
-                            counts["valid"],
-                            counts["invalid"],
-                            counts["unreadable"],
+                            total["valid"],
+                            total["invalid"],
+                            total["unreadable"],
                             added,
                             "unreadable" if problem else "complete",
                             problem,
@@ -1095,7 +1124,7 @@ def _serve(path: str, requests: Any, requests_end: Any, replies_end: Any, replie
                         ),
                     )
                     conn.execute("COMMIT")
-                    replies.send(("ok", added))
+                    replies.send(("ok", (added, counts, messages)))
                 except Exception as error:
                     _rollback(conn, writer)
                     replies.send(("error", _picklable(error)))
@@ -1121,7 +1150,7 @@ def _rollback(conn: sqlite3.Connection, writer: _Writer) -> None:
 class _WriterProcess:
     """The importer's handle on the writer process (see :func:`_serve`)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, rules: Rules | None) -> None:
         methods = multiprocessing.get_all_start_methods()
         # fork starts at once (nothing to import again). The child never touches the
         # importer's connection it inherits, and leaves by os._exit: no finaliser closes it.
@@ -1129,9 +1158,11 @@ class _WriterProcess:
         requests_end, self.requests = context.Pipe(duplex=False)
         self.replies, replies_end = context.Pipe(duplex=False)
         self.path = path
+        #: batches sent and not yet done
+        self.pending = 0
         self.process = context.Process(
             target=_serve,
-            args=(path, requests_end, self.requests, self.replies, replies_end),
+            args=(path, rules, requests_end, self.requests, self.replies, replies_end),
             name="jacquet-archive-writer",
             daemon=True,
         )
@@ -1154,13 +1185,27 @@ class _WriterProcess:
 
     def reply(self) -> Any:
         """The writer's answer to the last request; raises what the writer raised."""
+        while True:
+            try:
+                status, value = self.replies.recv()
+            except (EOFError, OSError):
+                raise self._gone() from None
+            if status == "done":
+                self.pending -= 1
+                continue
+            if status == "error":
+                raise value
+            return value
+
+    def idle(self) -> bool:
+        """Whether the writer has done every batch sent (it is waiting, or about to)."""
         try:
-            status, value = self.replies.recv()
+            while self.pending and self.replies.poll():
+                self.replies.recv()  # only "done" can come between two requests of a file
+                self.pending -= 1
         except (EOFError, OSError):
             raise self._gone() from None
-        if status == "error":
-            raise value
-        return value
+        return self.pending == 0
 
     def begin(self, name: str, sha: str | None, deferred: bool) -> int:
         """Open the file's transaction in the writer; the file's import id."""
@@ -1169,11 +1214,24 @@ class _WriterProcess:
 
     def rows(self, batch: list[_Rows]) -> None:
         self.send(("rows", batch))
+        self.pending += 1
 
-    def finish(self, games: int, counts: dict[str, int], problem: str | None) -> int:
-        """Record the file's counts and commit it; the number of new games."""
+    def chunks(self, number: int, chunks: list[GameChunk]) -> None:
+        """Have the writer read batch ``number`` itself (see :data:`WRITER_SHARE`)."""
+        self.send(("chunks", number, chunks))
+        self.pending += 1
+
+    def finish(
+        self, games: int, counts: dict[str, int], problem: str | None
+    ) -> tuple[int, dict[str, int], list[tuple[int, list[str]]]]:
+        """Record the file's counts and commit it.
+
+        Returns the number of new games, then the counts of the games the writer read and
+        the error lines of each batch it read.
+        """
         self.send(("finish", games, counts, problem))
-        return int(self.reply())
+        added, counts, messages = self.reply()
+        return int(added), counts, messages
 
     def abort(self) -> None:
         """Roll the file in progress back, and wait until it is."""
@@ -1280,7 +1338,7 @@ class _Importer:
     def _writer(self) -> _WriterProcess:
         """The writer process, started for the first file that is read."""
         if self.writer_process is None:
-            self.writer_process = _WriterProcess(self.path)
+            self.writer_process = _WriterProcess(self.path, self.rows.rules)
         return self.writer_process
 
     def close(self) -> None:
@@ -1299,50 +1357,66 @@ class _Importer:
         counts = {"valid": 0, "invalid": 0, "unreadable": 0}
         games = 0
         problem: str | None = None
-        batch: list[_Rows] = []
-        errors: list[str] = []
+        chunks: list[GameChunk] = []
+        # the error lines of each batch, in order; None for a batch the writer reads
+        errors: list[list[str] | None] = []
+
+        def send() -> None:
+            nonlocal games
+            number = len(errors)
+            if (
+                writer.idle()
+                if WRITER_SHARE is None
+                else WRITER_SHARE and number % WRITER_SHARE == WRITER_SHARE - 1
+            ):
+                writer.chunks(number, chunks)
+                errors.append(None)
+            else:
+                batch = [self.rows.derive(parse_chunk(chunk), import_id) for chunk in chunks]
+                for rows in batch:
+                    counts[rows.status] += 1
+                errors.append([line for rows in batch for line in rows.messages])
+                writer.rows(batch)
+            games += len(chunks)
+            if self.progress is not None:
+                self.progress(len(chunks))
+
         committed = False
         try:
             try:
-                records: Iterator[GameRecord] = (
-                    read_games(stream, name, encoding=self.encoding)
-                    if stream is not None
-                    else read_games(Path(name), name, encoding=self.encoding)
-                )
-                for record in records:
-                    rows = self.rows.derive(record, import_id)
-                    batch.append(rows)
-                    games += 1
-                    counts[rows.status] += 1
-                    errors.extend(rows.messages)
-                    if len(batch) >= BATCH:
-                        writer.rows(batch)
-                        if self.progress is not None:
-                            self.progress(len(batch))
-                        batch = []
+                with contextlib.ExitStack() as stack:
+                    source = stream if stream is not None else stack.enter_context(open(name, "rb"))
+                    for chunk in split_games(source, name, encoding=self.encoding):
+                        chunks.append(chunk)
+                        if len(chunks) >= BATCH:
+                            send()
+                            chunks = []
             except OSError as error:
                 problem = f"{name}: {error.strerror or error}"
             except JacquetError as error:
                 error.file = error.file or name
                 problem = str(error).splitlines()[0]
-            if batch:
-                writer.rows(batch)
-                if self.progress is not None:
-                    self.progress(len(batch))
+            if chunks:
+                send()
             if games == 0 and problem is None:
                 problem = f"{name}: no game records in this file"
-            new_games = writer.finish(games, counts, problem)
+            new_games, theirs, their_errors = writer.finish(games, counts, problem)
             committed = True
         finally:
             if not committed:
                 # an error on this side: the writer drops the file before it is raised
                 writer.abort()
-        summary.errors.extend(errors)
+        for number, lines in their_errors:
+            errors[number] = lines
+        for batch_errors in errors:
+            summary.errors.extend(batch_errors or ())
         if problem is not None:
             summary.errors.append(problem)
             summary.unreadable += 1
             summary.unreadable_files += 1
         summary.games += games
+        for status in counts:
+            counts[status] += theirs[status]
         summary.valid += counts["valid"]
         summary.invalid += counts["invalid"]
         summary.unreadable += counts["unreadable"]

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from test_archive import check_consistent, dump, one, rows, run
 
+from jacquet_notation import archive
 from jacquet_notation.archive import import_paths, open_archive
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import write_game
@@ -128,3 +129,38 @@ def test_an_import_leaves_no_process(files: list[str], tmp_path: Path) -> None:
     # a re-import reads nothing, so starts no writer either
     import_paths(tmp_path / "a.db", files)
     assert children(os.getpid()) <= before
+
+
+def test_batches_read_by_the_writer_give_the_same_archive_and_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer reads one batch in WRITER_SHARE itself: the archive, the counts and the error
+    lines (in the file's order) are those of an import where the importer reads every batch."""
+    corpus = Path(__file__).parent.parent / "corpus"
+    # one file of every corpus game, valid, invalid and unreadable, then generated games
+    texts = [path.read_text(encoding="utf-8") for path in sorted(corpus.glob("*/*.jqt"))]
+    texts += [write_game(record) for record in generate_records(12, 3, Rules.named("jacquet"))]
+    mixed = tmp_path / "mixed.jqt"
+    mixed.write_text("\n\n".join(texts), encoding="utf-8")
+    monkeypatch.setattr(archive, "BATCH", 2)
+    results = {}
+    for share in (0, 1, 2, 3):
+        monkeypatch.setattr(archive, "WRITER_SHARE", share)
+        db = tmp_path / f"share{share}.db"
+        summary = import_paths(db, [str(mixed)])
+        check_consistent(db)
+        results[share] = (summary, dump(db))
+    summary, stored = results[0]
+    assert summary.invalid and summary.unreadable and len(summary.errors) > 10
+    for share in (1, 2, 3):
+        assert results[share] == (summary, stored), share
+    # a ruleset forced on the command line reaches the writer's batches too
+    for share in (0, 1):
+        monkeypatch.setattr(archive, "WRITER_SHARE", share)
+        db = tmp_path / f"murray{share}.db"
+        import_paths(db, [str(mixed)], rules=Rules.named("murray"))
+        results[share] = (None, dump(db))
+    assert results[1] == results[0]
+    assert {rules for (rules,) in rows(tmp_path / "murray1.db", "SELECT rules FROM games")} == {
+        "murray"
+    }
