@@ -21,6 +21,7 @@ import re
 import signal
 import sqlite3
 import sys
+import time
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -1012,10 +1013,13 @@ def _build_key_indexes(conn: sqlite3.Connection) -> None:
 
 #: size of the writer's page cache during an import (KiB, as ``PRAGMA cache_size`` takes it)
 WRITER_CACHE_KIB = 262_144
+#: the size asked for the pipe that carries batches to the writer (Linux allows 1 MiB to anyone)
+PIPE_BYTES = 1 << 20
 #: which batches the writer process parses, replays and derives itself (the importing process
 #: is the busier of the two, see "Speed" in docs/archive.md). None: each batch that finds the
-#: writer done with every batch sent before it, so that the two share the work whatever their
-#: speeds; an integer k: one batch in k, fixed (0: none), for measurements and tests
+#: writer caught up (done with every batch but the last one sent), so that the two share the
+#: work whatever their speeds; an integer k: one batch in k, fixed (0: none), for measurements
+#: and tests
 WRITER_SHARE: int | None = None
 
 
@@ -1052,8 +1056,12 @@ def _serve(
     replies_end.close()
     # Ctrl-C reaches the whole process group: the importer decides, and tells this process.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    conn = _connect_writer(path)
-    writer = _Writer(sqlite_utils.Database(conn, execute_plugins=False), rules)
+    try:
+        conn = _connect_writer(path)
+        writer = _Writer(sqlite_utils.Database(conn, execute_plugins=False), rules)
+    except Exception as error:  # the answer to the importer's first request
+        replies.send(("error", _picklable(error)))
+        return
     import_id = 0
     deferred = False
     added = 0
@@ -1084,8 +1092,9 @@ def _serve(
                         added += _write_occurrences(writer, batch)
                     except BaseException as error:  # reported when the file ends
                         failure = error
-                # a batch done (even after a failure): the importer counts what is pending
-                replies.send(("done", None))
+                # a batch done (even after a failure), and this process's processor time so far:
+                # the importer shares the reading out by it
+                replies.send(("done", time.process_time()))
             elif kind == "begin":
                 _, name, sha, deferred = request
                 added, failure = 0, None
@@ -1158,8 +1167,11 @@ class _WriterProcess:
         requests_end, self.requests = context.Pipe(duplex=False)
         self.replies, replies_end = context.Pipe(duplex=False)
         self.path = path
-        #: batches sent and not yet done
+        #: batches sent and not yet done; the processor time of each process since the start
+        #: (the writer's as it last said)
         self.pending = 0
+        self.writer_cpu = 0.0
+        self.started = time.process_time()
         self.process = context.Process(
             target=_serve,
             args=(path, rules, requests_end, self.requests, self.replies, replies_end),
@@ -1169,6 +1181,12 @@ class _WriterProcess:
         self.process.start()
         requests_end.close()
         replies_end.close()
+        # A pipe holds 64 KiB: a batch of rows (about 1.5 MiB pickled) would wait for the writer
+        # to read most of it. A larger pipe lets the importer go on to its next batch.
+        with contextlib.suppress(ImportError, OSError, AttributeError):
+            import fcntl  # POSIX; F_SETPIPE_SZ is Linux's
+
+            fcntl.fcntl(self.requests.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
 
     def _gone(self) -> ArchiveError:
         self.process.join(timeout=5)
@@ -1191,21 +1209,28 @@ class _WriterProcess:
             except (EOFError, OSError):
                 raise self._gone() from None
             if status == "done":
+                self.writer_cpu = value
                 self.pending -= 1
                 continue
             if status == "error":
                 raise value
             return value
 
-    def idle(self) -> bool:
-        """Whether the writer has done every batch sent (it is waiting, or about to)."""
+    def caught_up(self) -> bool:
+        """Whether to give the writer the next batch to read: it has kept up, and used less
+        processor time so far than the importer (so the two come out about even).
+
+        The importer asks just after sending a batch, which the writer has then only begun: one
+        batch pending is the writer keeping up.
+        """
         try:
             while self.pending and self.replies.poll():
-                self.replies.recv()  # only "done" can come between two requests of a file
+                # only "done" can come between two requests of a file
+                self.writer_cpu = self.replies.recv()[1]
                 self.pending -= 1
         except (EOFError, OSError):
             raise self._gone() from None
-        return self.pending == 0
+        return self.pending <= 1 and self.writer_cpu < time.process_time() - self.started
 
     def begin(self, name: str, sha: str | None, deferred: bool) -> int:
         """Open the file's transaction in the writer; the file's import id."""
@@ -1365,7 +1390,7 @@ class _Importer:
             nonlocal games
             number = len(errors)
             if (
-                writer.idle()
+                writer.caught_up()
                 if WRITER_SHARE is None
                 else WRITER_SHARE and number % WRITER_SHARE == WRITER_SHARE - 1
             ):
