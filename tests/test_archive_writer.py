@@ -12,6 +12,7 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_archive import check_consistent, dump, one, rows, run
@@ -143,8 +144,8 @@ def test_batches_read_by_the_writer_give_the_same_archive_and_report(
     mixed = tmp_path / "mixed.jqt"
     mixed.write_text("\n\n".join(texts), encoding="utf-8")
     monkeypatch.setattr(archive, "BATCH", 2)
-    results = {}
-    for share in (0, 1, 2, 3):
+    results: dict[int | None, Any] = {}
+    for share in (0, 1, 2, 3, None):
         monkeypatch.setattr(archive, "WRITER_SHARE", share)
         db = tmp_path / f"share{share}.db"
         summary = import_paths(db, [str(mixed)])
@@ -152,7 +153,7 @@ def test_batches_read_by_the_writer_give_the_same_archive_and_report(
         results[share] = (summary, dump(db))
     summary, stored = results[0]
     assert summary.invalid and summary.unreadable and len(summary.errors) > 10
-    for share in (1, 2, 3):
+    for share in (1, 2, 3, None):
         assert results[share] == (summary, stored), share
     # a ruleset forced on the command line reaches the writer's batches too
     for share in (0, 1):
