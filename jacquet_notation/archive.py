@@ -42,8 +42,11 @@ from .validation import RECORD_SUFFIXES, describe_error, record_files
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
 SCHEMA_VERSION = 1
 
-#: games handled per batch of ``executemany`` calls
-BATCH = 128
+#: games handled per batch: the unit the importing process sends to the writer process. Small
+#: enough that a batch of rows (about 14 KiB pickled a game) fits in the pipe with room to spare,
+#: so that the importer seldom waits for the writer to read (measured at 10,000 games: 1 s of
+#: waiting with 32, 6.6 s with 128)
+BATCH = 32
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -1181,7 +1184,7 @@ class _WriterProcess:
         self.process.start()
         requests_end.close()
         replies_end.close()
-        # A pipe holds 64 KiB: a batch of rows (about 1.5 MiB pickled) would wait for the writer
+        # A pipe holds 64 KiB: a batch of rows (about 450 KiB pickled) would wait for the writer
         # to read most of it. A larger pipe lets the importer go on to its next batch.
         with contextlib.suppress(ImportError, OSError, AttributeError):
             import fcntl  # POSIX; F_SETPIPE_SZ is Linux's
