@@ -2,9 +2,9 @@
 
 The archive is an exporter (it reads replayed games); the schema is the contract with the
 Datasette browser and is documented in ``docs/archive.md``. sqlite-utils creates the tables,
-indexes, search and views; the rows of a file are written with ``executemany`` in batches inside
-one transaction per file, so that a file's games all land or none do and ``kill -9`` at any moment
-leaves a consistent archive.
+indexes, search and views. An import writes through a writer process with its own connection,
+which owns one transaction per file and commits it only when told the file is done, so that a
+file's games all land or none do and ``kill -9`` at any moment leaves a consistent archive.
 """
 
 from __future__ import annotations
@@ -882,7 +882,8 @@ class _Writer:
         )
 
     def insert_turn_rows(self, turns: list[tuple[Any, ...]]) -> None:
-        """Insert turn rows (in the writer process: no other thread waits for the GIL)."""
+        """Insert turn rows (by executemany: in the writer process or a rebuild, no other thread
+        waits for the GIL)."""
         self.conn.executemany(self.insert_turns, turns)
 
     def link_duplicates(self, ids: Sequence[str]) -> None:
