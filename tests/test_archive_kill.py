@@ -59,6 +59,7 @@ class Import:
             stdout=subprocess.DEVNULL,
             stderr=slave,
             env=env,
+            start_new_session=True,  # a process group of its own, as a terminal would give it
         )
         os.close(slave)
         self.master = master
@@ -212,6 +213,27 @@ def test_writer_killed_gives_one_clean_line_and_keeps_nothing_of_the_file(
     assert code == 2, shown
     assert "Traceback" not in shown
     assert f"jacquet: {db}: the archive's writer process stopped (exit code -9)" in shown
+    check_consistent(db)
+    assert one(db, "SELECT count(*) FROM games") == 0
+    Import(db, files).finish()
+    check_consistent(db)
+    assert dump(db) == dump(reference)
+
+
+def test_ctrl_c_rolls_the_file_back_and_ends_both_processes(
+    files: list[str], reference: Path, tmp_path: Path
+) -> None:
+    """SIGINT to the whole process group, as a terminal's Ctrl-C: the writer ignores it, the
+    importer tells it to roll the file back, and both end."""
+    db = tmp_path / "interrupted.db"
+    run = Import(db, files)
+    run.wait_for(lambda: run.games_shown() >= BATCH)
+    writer = run.writer()
+    os.killpg(run.process.pid, signal.SIGINT)
+    code, shown = run.ended()
+    assert code != 0, shown
+    assert "Traceback" not in shown
+    assert gone(writer)
     check_consistent(db)
     assert one(db, "SELECT count(*) FROM games") == 0
     Import(db, files).finish()
