@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -165,3 +167,21 @@ def test_batches_read_by_the_writer_give_the_same_archive_and_report(
     assert {rules for (rules,) in rows(tmp_path / "murray1.db", "SELECT rules FROM games")} == {
         "murray"
     }
+
+
+def test_standard_input_is_imported_through_the_writer(files: list[str], tmp_path: Path) -> None:
+    """``-``: the bytes read from stdin are cut and sent like a file's (no path to reopen)."""
+    db = tmp_path / "stdin.db"
+    text = Path(files[0]).read_bytes()
+    for new in ("20 new", "0 new"):
+        result = subprocess.run(
+            [sys.executable, "-m", "jacquet_notation", "archive", str(db), "-"],
+            input=text,
+            capture_output=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stderr
+        assert new in result.stdout.decode()
+    assert rows(db, "SELECT DISTINCT file FROM games") == [("<stdin>",)]
+    assert one(db, "SELECT games FROM imports") == 20
+    check_consistent(db)
