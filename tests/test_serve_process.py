@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 import uvicorn
 
-from jacquet_notation.commands._nodelay import PROTOCOL, NoDelayHTTPProtocol, set_nodelay
+from jacquet_notation.commands import _uvicorn
+from jacquet_notation.commands._uvicorn import (
+    LOOP,
+    PROTOCOL,
+    FairAcceptLoop,
+    ServerHTTPProtocol,
+    set_nodelay,
+)
 from jacquet_notation.commands.serve import FrozenAfterFirstRequest
 
 
@@ -64,7 +71,7 @@ def test_uvicorn_serves_through_the_protocol_with_nagle_off(listener: socket.soc
     """A real uvicorn server on such a socket: every connection it accepts has Nagle off."""
     accepted: list[int] = []
 
-    class Recording(NoDelayHTTPProtocol):  # type: ignore[misc]
+    class Recording(ServerHTTPProtocol):  # type: ignore[misc]
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
             accepted.append(_nodelay(transport.get_extra_info("socket")))
@@ -94,12 +101,13 @@ def test_uvicorn_serves_through_the_protocol_with_nagle_off(listener: socket.soc
         server.should_exit = True
         thread.join(timeout=30)
     assert accepted == [1]
+    assert _uvicorn.open_connections() == 0  # counted while open, and no longer
 
 
 def test_the_protocol_named_to_uvicorn_is_this_one() -> None:
     config = uvicorn.Config(lambda: None, http=PROTOCOL)
     config.load()
-    assert config.http_protocol_class is NoDelayHTTPProtocol
+    assert config.http_protocol_class is ServerHTTPProtocol
 
 
 def test_the_collector_is_frozen_once_after_the_first_request() -> None:
@@ -126,3 +134,108 @@ def test_the_collector_is_frozen_once_after_the_first_request() -> None:
         assert answered == ["lifespan", "http", "http"]
     finally:
         gc.unfreeze()
+
+
+def _accepting(
+    loop: asyncio.AbstractEventLoop, listener: socket.socket, waiting: int, serving: int
+) -> tuple[int, int]:
+    """Connections ``loop`` takes of ``waiting`` when ready: at once, and after its pause."""
+    made: list[asyncio.BaseTransport] = []
+
+    class Count(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            made.append(transport)
+
+    port = listener.getsockname()[1]
+    clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(waiting)]
+    listener.setblocking(False)
+    before = _uvicorn._open
+    _uvicorn._open = serving  # as if the process served that many already
+    try:
+        # the handler a ready listening socket runs, called as the loop's server calls it
+        loop._accept_connection(Count, listener, None, None, 2048)  # type: ignore[attr-defined]
+        loop.run_until_complete(asyncio.sleep(0.002))
+        at_once = len(made)
+        # then until one more is taken: a busy process waits its pause for each (an idle one
+        # was handed one turn only: no more come)
+        for _ in range(5000 if serving else 0):
+            if len(made) > at_once:
+                break
+            loop.run_until_complete(asyncio.sleep(0.001))
+        return at_once, len(made)
+    finally:
+        _uvicorn._open = before
+        for transport in made:
+            transport.close()
+        loop._remove_reader(listener.fileno())  # type: ignore[attr-defined]
+        while True:  # take what is left, so that the next case starts clean
+            try:
+                listener.accept()[0].close()
+            except BlockingIOError:
+                break
+        for client in clients:
+            client.close()
+        loop.run_until_complete(asyncio.sleep(0))
+
+
+def test_an_idle_process_takes_one_connection_a_turn_a_busy_one_waits_first(
+    listener: socket.socket,
+) -> None:
+    plain = asyncio.SelectorEventLoop()
+    fair = FairAcceptLoop()
+    try:
+        # asyncio's own loop takes all three waiting connections in one go
+        assert _accepting(plain, listener, waiting=3, serving=0)[0] == 3
+        # an idle process: one at once; the others are left to whoever asks next
+        assert _accepting(fair, listener, waiting=3, serving=0)[0] == 1
+        # a process serving twenty: none at once; after its pause (0.1 s) the one still
+        # waiting, and the next only after another pause
+        assert _accepting(fair, listener, waiting=3, serving=20) == (0, 1)
+    finally:
+        plain.close()
+        fair.close()
+
+
+def test_a_busy_process_leaves_a_connection_to_an_idle_one(listener: socket.socket) -> None:
+    """Two loops on one socket, as two server processes: the idle one gets the connection."""
+    busy, idle = FairAcceptLoop(), FairAcceptLoop()
+    taken: dict[str, int] = {"busy": 0, "idle": 0}
+
+    def counting(name: str) -> type[asyncio.Protocol]:
+        class Count(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                taken[name] += 1
+                transport.close()
+
+        return Count
+
+    port = listener.getsockname()[1]
+    listener.setblocking(False)
+    client = socket.create_connection(("127.0.0.1", port))
+    before = _uvicorn._open
+    try:
+        _uvicorn._open = 1  # the busy process's turn comes first: it steps back
+        busy._accept_connection(counting("busy"), listener, None, None, 2048)  # type: ignore[attr-defined]
+        _uvicorn._open = 0
+        idle._accept_connection(counting("idle"), listener, None, None, 2048)  # type: ignore[attr-defined]
+        idle.run_until_complete(asyncio.sleep(0.01))
+        _uvicorn._open = 1
+        busy.run_until_complete(asyncio.sleep(_uvicorn.BUSY_PAUSE + 0.05))
+        assert taken == {"busy": 0, "idle": 1}
+    finally:
+        _uvicorn._open = before
+        busy._remove_reader(listener.fileno())  # type: ignore[attr-defined]
+        client.close()
+        busy.close()
+        idle.close()
+
+
+def test_uvicorn_makes_its_loop_from_the_name_given() -> None:
+    config = uvicorn.Config(lambda: None, loop=LOOP)
+    factory = config.get_loop_factory()
+    assert factory is not None
+    loop = factory()
+    try:
+        assert isinstance(loop, FairAcceptLoop)
+    finally:
+        loop.close()

@@ -279,7 +279,7 @@ def _run(
     import uvicorn
     from datasette.cli import check_databases, run_sync
 
-    from ._nodelay import PROTOCOL
+    from ._uvicorn import LOOP, PROTOCOL
 
     datasette = build_datasette(db, time_limit_ms=time_limit_ms, counts=counts)
     run_sync(datasette.invoke_startup)
@@ -313,6 +313,7 @@ def _run(
         host=host,
         port=port,
         http=PROTOCOL,
+        loop=LOOP,
         log_level="warning",
         lifespan="on",
     )
