@@ -95,15 +95,8 @@ class FairAcceptLoop(asyncio.SelectorEventLoop):
             if sock.fileno() == -1:
                 return  # the server closed meanwhile
             accept(*args)  # the connection that was waiting, unless another process took it
-            self._add_reader(  # type: ignore[attr-defined]
-                sock.fileno(),
-                self._accept_connection,
-                protocol_factory,
-                sock,
-                sslcontext,
-                server,
-                backlog,
-                *rest,
-            )
+            # watched again as asyncio watches it (the backlog argument is ignored here)
+            watch: Callable[..., None] = self._add_reader  # type: ignore[attr-defined]
+            watch(sock.fileno(), self._accept_connection, *args)
 
         self.call_later(BUSY_PAUSE * busy, resume)
