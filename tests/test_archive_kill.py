@@ -142,7 +142,11 @@ def imports_done(db: Path) -> int:
 @pytest.fixture(scope="module")
 def reference(files: list[str], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The archive an uninterrupted import makes."""
-    db = tmp_path_factory.mktemp("reference") / "reference.db"
+    return completed(tmp_path_factory.mktemp("reference") / "reference.db", files)
+
+
+def completed(db: Path, files: list[str]) -> Path:
+    """``db`` after an import of ``files`` run to its end, checked consistent."""
     Import(db, files).finish()
     check_consistent(db)
     return db
@@ -161,9 +165,7 @@ def test_kill_inside_the_first_file_then_rerun(
     check_consistent(db)
     assert one(db, "SELECT count(*) FROM games") == 0
     assert one(db, "SELECT count(*) FROM imports") == 0
-    Import(db, files).finish()
-    check_consistent(db)
-    assert dump(db) == dump(reference)
+    assert dump(completed(db, files)) == dump(reference)
 
 
 def test_kill_after_the_first_file_keeps_it(
@@ -176,9 +178,7 @@ def test_kill_after_the_first_file_keeps_it(
     check_consistent(db)
     assert one(db, "SELECT games FROM imports WHERE id = 1") == BIG
     assert one(db, "SELECT count(*) FROM games") in (BIG, BIG + 40)
-    Import(db, files).finish()
-    check_consistent(db)
-    assert dump(db) == dump(reference)
+    assert dump(completed(db, files)) == dump(reference)
 
 
 def test_killed_again_and_again_then_completed(
@@ -197,9 +197,7 @@ def test_killed_again_and_again_then_completed(
         run.kill()
         check_consistent(db)
     assert one(db, "SELECT count(*) FROM imports") == 2
-    Import(db, files).finish()
-    check_consistent(db)
-    assert dump(db) == dump(reference)
+    assert dump(completed(db, files)) == dump(reference)
 
 
 def test_writer_killed_gives_one_clean_line_and_keeps_nothing_of_the_file(
@@ -215,9 +213,7 @@ def test_writer_killed_gives_one_clean_line_and_keeps_nothing_of_the_file(
     assert f"jacquet: {db}: the archive's writer process stopped (exit code -9)" in shown
     check_consistent(db)
     assert one(db, "SELECT count(*) FROM games") == 0
-    Import(db, files).finish()
-    check_consistent(db)
-    assert dump(db) == dump(reference)
+    assert dump(completed(db, files)) == dump(reference)
 
 
 def test_ctrl_c_rolls_the_file_back_and_ends_both_processes(
@@ -236,6 +232,4 @@ def test_ctrl_c_rolls_the_file_back_and_ends_both_processes(
     assert gone(writer)
     check_consistent(db)
     assert one(db, "SELECT count(*) FROM games") == 0
-    Import(db, files).finish()
-    check_consistent(db)
-    assert dump(db) == dump(reference)
+    assert dump(completed(db, files)) == dump(reference)
