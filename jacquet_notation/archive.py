@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import apsw
 import sqlite_utils
 
 from ._gc import fewer_collections
@@ -49,6 +50,12 @@ SCHEMA_VERSION = 1
 BATCH = 32
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
+
+#: a connection rows are written through: Python's own (sqlite-utils' connection, for a rebuild
+#: or a migration), or APSW's (the writer process of an import, see :func:`_connect_writer`).
+#: Only what both offer is used: ``execute``, ``executemany``, ``fetchone``/``fetchall``,
+#: ``in_transaction``; new ids come back by ``RETURNING``, never by ``lastrowid``
+Connection = sqlite3.Connection | apsw.Connection
 
 
 class ArchiveError(JacquetError):
@@ -480,13 +487,13 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
                 (old_id, path, sha, games),
             )
             by_path.setdefault(path, old_id)
-    writer = _Writer(db, None)
+    writer = _Writer(db.conn, None)
     counts: dict[int, int] = {}
     pending: list[_Rows] = []
     for text, file in conn.execute("SELECT text, file FROM _v0_games ORDER BY rowid").fetchall():
         import_id = by_path.get(file)
         if import_id is None:
-            import_id = _new_import(db, file, None, status="complete")
+            import_id = _new_import(db.conn, file, None, status="complete")
             by_path[file] = import_id
         counts[import_id] = counts.get(import_id, 0) + 1
         record = _reparse(text or "", file, counts[import_id], 1)
@@ -601,9 +608,8 @@ class _Writer:
     when a transaction rolls back.
     """
 
-    def __init__(self, db: sqlite_utils.Database, rules: Rules | None) -> None:
-        self.db = db
-        self.conn = db.conn
+    def __init__(self, conn: Connection, rules: Rules | None) -> None:
+        self.conn = conn
         self.rules = rules
         self.names: dict[str, dict[str, int]] = {}
         self.options: dict[Rules, str] = {}
@@ -619,7 +625,10 @@ class _Writer:
     def forget(self) -> None:
         """Reload the name caches from the archive (after a rollback, or at the start)."""
         self.names = {
-            table: dict(self.conn.execute(f"SELECT normalised, id FROM {table}").fetchall())
+            table: {
+                str(name): int(id_)
+                for name, id_ in self.conn.execute(f"SELECT normalised, id FROM {table}")
+            }
             for table in ("players", "events", "sources")
         }
 
@@ -819,10 +828,11 @@ class _Writer:
         cache = self.names[table]
         found = cache.get(key)
         if found is None:
-            cursor = self.conn.execute(
-                f"INSERT INTO {table} (name, normalised) VALUES (?, ?)", (name.strip(), key)
-            )
-            found = cache[key] = int(cursor.lastrowid or 0)
+            inserted = self.conn.execute(
+                f"INSERT INTO {table} (name, normalised) VALUES (?, ?) RETURNING id",
+                (name.strip(), key),
+            ).fetchone()
+            found = cache[key] = _returned_id(inserted)
         return found
 
     def existing(self, ids: Iterable[str]) -> set[str]:
@@ -891,7 +901,7 @@ class _Writer:
         if not ids:
             return
         marks = ", ".join("?" for _ in ids)
-        rows = self.conn.execute(
+        rows: list[Any] = self.conn.execute(
             "SELECT rowid, id, fingerprint, tags, comments, canonical FROM games "
             "WHERE fingerprint IN "
             f"(SELECT fingerprint FROM games WHERE id IN ({marks})) "
@@ -936,6 +946,13 @@ def _difference(one: Sequence[Any], other: Sequence[Any]) -> str:
 # Importing
 
 
+def _returned_id(row: Any) -> int:
+    """The id an ``INSERT ... RETURNING id`` gave back."""
+    if row is None:
+        raise sqlite3.DatabaseError("an insert returned no id")
+    return int(row[0])
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -949,19 +966,19 @@ def _sha256(path: str) -> str:
 
 
 def _new_import(
-    db: sqlite_utils.Database,
+    conn: Connection,
     path: str | None,
     sha: str | None,
     *,
     status: str = "running",
     error: str | None = None,
 ) -> int:
-    cursor = db.conn.execute(
+    inserted = conn.execute(
         "INSERT INTO imports (path, sha256, started, games, valid, invalid, unreadable, "
-        "new_games, status, error) VALUES (?, ?, ?, 0, 0, 0, 0, 0, ?, ?)",
+        "new_games, status, error) VALUES (?, ?, ?, 0, 0, 0, 0, 0, ?, ?) RETURNING id",
         (path, sha, _now(), status, error),
-    )
-    return int(cursor.lastrowid or 0)
+    ).fetchone()
+    return _returned_id(inserted)
 
 
 def _recount_imports(db: sqlite_utils.Database) -> None:
@@ -1009,12 +1026,12 @@ def _key_indexes_deferred(conn: sqlite3.Connection, new_bytes: int) -> bool:
     return bool(new_bytes // BYTES_PER_PLAY >= turns)
 
 
-def _drop_key_indexes(conn: sqlite3.Connection) -> None:
+def _drop_key_indexes(conn: Connection) -> None:
     for name, _ in _KEY_INDEXES:
         conn.execute(f"DROP INDEX IF EXISTS {name}")
 
 
-def _build_key_indexes(conn: sqlite3.Connection) -> None:
+def _build_key_indexes(conn: Connection) -> None:
     for name, column in _KEY_INDEXES:
         conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON turns ({column})")
 
@@ -1040,17 +1057,48 @@ PIPE_BYTES = 1 << 20
 WRITER_SHARE: int | None = None
 
 
-def _connect_writer(path: str) -> sqlite3.Connection:
-    """The writer's own connection: transactions are begun and ended explicitly."""
-    conn = sqlite3.connect(path, timeout=60, isolation_level=None)
+def _connect_writer(path: str) -> apsw.Connection:
+    """The writer's own connection, through APSW: transactions are begun and ended explicitly.
+
+    APSW binds a row's values to a statement in about half the time of Python's ``sqlite3``
+    (measured: 470,921 turn rows, 0.9 s against 1.8 s), and binding is most of the writer's
+    work. It carries its own SQLite; the archive's file format and WAL are the same for both.
+    The writer is a separate process, so its SQLite and the importer's never share a file's
+    locks (two SQLite libraries in one process could release each other's).
+    """
+    conn = apsw.Connection(path)
+    conn.set_busy_timeout(60_000)
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
     return conn
 
 
+#: APSW's errors as the importer raises them: the ``sqlite3`` error of the same kind, so that
+#: callers (and ``jacquet archive``) catch one family whichever connection failed
+_SQLITE3_ERRORS: tuple[tuple[type[apsw.Error], type[sqlite3.Error]], ...] = (
+    (apsw.ConstraintError, sqlite3.IntegrityError),
+    (apsw.CorruptError, sqlite3.DatabaseError),
+    (apsw.NotADBError, sqlite3.DatabaseError),
+    (apsw.SQLError, sqlite3.OperationalError),
+    (apsw.BusyError, sqlite3.OperationalError),
+    (apsw.LockedError, sqlite3.OperationalError),
+    (apsw.FullError, sqlite3.OperationalError),
+    (apsw.IOError, sqlite3.OperationalError),
+    (apsw.CantOpenError, sqlite3.OperationalError),
+    (apsw.ReadOnlyError, sqlite3.OperationalError),
+)
+
+
 def _picklable(error: BaseException) -> BaseException:
-    """``error``, or a plain one saying the same when it cannot cross the pipe."""
+    """``error`` as the importer raises it: an APSW error as ``sqlite3``'s of the same kind, and
+    a plain error saying the same when it cannot cross the pipe."""
+    if isinstance(error, apsw.Error):
+        kind = next(
+            (ours for theirs, ours in _SQLITE3_ERRORS if isinstance(error, theirs)),
+            sqlite3.DatabaseError,
+        )
+        return kind(str(error))
     try:
         pickle.dumps(error)
     except Exception:
@@ -1075,7 +1123,7 @@ def _serve(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         conn = _connect_writer(path)
-        writer = _Writer(sqlite_utils.Database(conn, execute_plugins=False), rules)
+        writer = _Writer(conn, rules)
     except Exception as error:  # the answer to the importer's first request
         replies.send(("error", _picklable(error)))
         return
@@ -1119,7 +1167,7 @@ def _serve(
                 messages = []
                 try:
                     conn.execute("BEGIN IMMEDIATE")
-                    import_id = _new_import(writer.db, name, sha)
+                    import_id = _new_import(conn, name, sha)
                     if deferred:
                         _drop_key_indexes(conn)
                     replies.send(("ok", import_id))
@@ -1166,7 +1214,7 @@ def _serve(
         conn.close()
 
 
-def _rollback(conn: sqlite3.Connection, writer: _Writer) -> None:
+def _rollback(conn: Connection, writer: _Writer) -> None:
     """Drop the file in progress, if any, and the names cached inside it."""
     if conn.in_transaction:
         conn.execute("ROLLBACK")
@@ -1310,7 +1358,7 @@ class _Importer:
         self.encoding = encoding
         self.progress = progress
         # rows are derived here, written by the writer process
-        self.rows = _Writer(db, rules)
+        self.rows = _Writer(db.conn, rules)
         self.writer_process: _WriterProcess | None = None
         self.summary = ImportSummary()
 
@@ -1325,7 +1373,7 @@ class _Importer:
                 (path, sha, message),
             ).fetchone()
             if seen is None:
-                import_id = _new_import(self.db, path, sha, status="unreadable", error=message)
+                import_id = _new_import(self.conn, path, sha, status="unreadable", error=message)
                 self.conn.execute(
                     "UPDATE imports SET finished = ? WHERE id = ?", (_now(), import_id)
                 )
@@ -1529,7 +1577,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     # every turn is written again: the key indexes are built once, at the end
     if _key_indexes_deferred(conn, 0):
         _drop_key_indexes(conn)
-    writer = _Writer(db, rules)
+    writer = _Writer(conn, rules)
     last = conn.execute("SELECT coalesce(max(rowid), 0) FROM games").fetchone()[0]
     after = 0
     update = f"UPDATE games SET {', '.join(f'{column} = ?' for column in _REBUILT)} WHERE rowid = ?"
