@@ -1254,7 +1254,7 @@ def _play_text(play: WrittenPlay) -> str:
         text = "pass"
     else:
         text = f"{play.dice[0]}-{play.dice[1]}: "
-        text += " ".join(move.notation() for move in play.moves) if play.moves else "pass"
+        text += " ".join([move.notation() for move in play.moves]) if play.moves else "pass"
     if play.annotation:
         text += play.annotation
     return text

@@ -45,6 +45,16 @@ def point_name(point: int) -> str:
     return str(point)
 
 
+#: ``_MOVE_TEXTS[hit][start][end]``: the text of a single move between two points (0 to 25)
+_MOVE_TEXTS = [
+    [
+        [f"{point_name(a)}/{point_name(b)}{'*' if hit else ''}" for b in range(BAR + 1)]
+        for a in range(BAR + 1)
+    ]
+    for hit in (0, 1)
+]
+
+
 class Move(NamedTuple):
     """One ``a/b`` as written, in the mover's numbering (25 = bar, 0 = off).
 
@@ -80,7 +90,11 @@ class Move(NamedTuple):
 
     def notation(self) -> str:
         """The canonical text: ``13/7``, ``bar/22``, ``6/off``, ``13/7*``, ``13/7(2)``."""
-        text = f"{point_name(self.start)}/{point_name(self.end)}"
+        start, end = self.start, self.end
+        if self.count == 1 and 0 <= start <= BAR and 0 <= end <= BAR:
+            # the common case, looked up: the canonical writer spells every move of a corpus
+            return _MOVE_TEXTS[1 if self.hit else 0][start][end]
+        text = f"{point_name(start)}/{point_name(end)}"
         if self.hit:
             text += "*"
         if self.count != 1:

@@ -42,6 +42,18 @@ def test_move_values() -> None:
     assert [point_name(p) for p in (0, 1, 24, 25)] == ["off", "1", "24", "bar"]
 
 
+def test_move_notation_of_every_single_move_is_spelled_from_its_points() -> None:
+    # single moves come from a table; each must read as its two points spelled, then the hit
+    for start in range(26):
+        for end in range(26):
+            for hit in (False, True):
+                spelled = f"{point_name(start)}/{point_name(end)}" + ("*" if hit else "")
+                assert Move(start, end, hit=hit).notation() == spelled
+                assert Move(start, end, 3, hit).notation() == spelled + "(3)"
+    # points no board has (a transcription slip) are spelled too, not looked up
+    assert Move(30, 26).notation() == "30/26"
+
+
 def test_written_play_is_frozen_and_knows_a_pass() -> None:
     play = WrittenPlay("white", 1, (4, 4), (Move(13, 9, 2), Move(24, 20)))
     with pytest.raises(dataclasses.FrozenInstanceError):
