@@ -185,3 +185,24 @@ def test_standard_input_is_imported_through_the_writer(files: list[str], tmp_pat
     assert rows(db, "SELECT DISTINCT file FROM games") == [("<stdin>",)]
     assert one(db, "SELECT games FROM imports") == 20
     check_consistent(db)
+
+
+def test_the_writer_never_closes_a_connection_it_inherits(files: list[str], tmp_path: Path) -> None:
+    """A connection to the archive that the importing process has dropped but not yet collected
+    (held by a cycle, as a caught exception's traceback holds one) is inherited by the forked
+    writer. Were the writer to collect and close it, the close would release the locks of the
+    writer's own connection (another SQLite library's) while it writes, and another connection's
+    checkpoint could cut the file short."""
+    db = tmp_path / "inherited.db"
+    import_paths(db, files[:1])
+    for path in files[1:]:
+        leaked = sqlite3.connect(db)
+        leaked.execute("SELECT count(*) FROM games").fetchall()
+        holder: dict[str, Any] = {"connection": leaked}
+        holder["itself"] = holder  # garbage only a collection finds
+        del leaked, holder
+        import_paths(db, [path])
+        # another process reads (and, last to close, checkpoints) between imports
+        assert run("archive", str(db), path).returncode == 0
+        check_consistent(db)
+    assert one(db, "SELECT count(*) FROM games") == 60
