@@ -57,7 +57,7 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 #: or a migration), or APSW's (the writer process of an import, see :func:`_connect_writer`).
 #: Only what both offer is used: ``execute``, ``executemany``, ``fetchone``/``fetchall``,
 #: ``in_transaction``; new ids come back by ``RETURNING``, never by ``lastrowid``
-Connection = sqlite3.Connection | apsw.Connection
+_Connection = sqlite3.Connection | apsw.Connection
 
 
 class ArchiveError(JacquetError):
@@ -615,7 +615,7 @@ class _Writer:
     when a transaction rolls back.
     """
 
-    def __init__(self, conn: Connection, rules: Rules | None) -> None:
+    def __init__(self, conn: _Connection, rules: Rules | None) -> None:
         self.conn = conn
         self.rules = rules
         self.names: dict[str, dict[str, int]] = {}
@@ -974,7 +974,7 @@ def _sha256(path: str) -> str:
 
 
 def _new_import(
-    conn: Connection,
+    conn: _Connection,
     path: str | None,
     sha: str | None,
     *,
@@ -1034,12 +1034,12 @@ def _key_indexes_deferred(conn: sqlite3.Connection, new_bytes: int) -> bool:
     return bool(new_bytes // BYTES_PER_PLAY >= turns)
 
 
-def _drop_key_indexes(conn: Connection) -> None:
+def _drop_key_indexes(conn: _Connection) -> None:
     for name, _ in _KEY_INDEXES:
         conn.execute(f"DROP INDEX IF EXISTS {name}")
 
 
-def _build_key_indexes(conn: Connection) -> None:
+def _build_key_indexes(conn: _Connection) -> None:
     for name, column in _KEY_INDEXES:
         conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON turns ({column})")
 
@@ -1229,7 +1229,7 @@ def _serve(
         conn.close()
 
 
-def _rollback(conn: Connection, writer: _Writer) -> None:
+def _rollback(conn: _Connection, writer: _Writer) -> None:
     """Drop the file in progress, if any, and the names cached inside it."""
     if conn.in_transaction:
         conn.execute("ROLLBACK")

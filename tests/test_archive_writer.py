@@ -9,6 +9,7 @@ in the importing process, the writer killed by SIGKILL.
 from __future__ import annotations
 
 import os
+import pickle
 import sqlite3
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import apsw
 import pytest
 from test_archive import check_consistent, dump, one, rows, run
 
@@ -206,3 +208,21 @@ def test_the_writer_never_closes_a_connection_it_inherits(files: list[str], tmp_
         assert run("archive", str(db), path).returncode == 0
         check_consistent(db)
     assert one(db, "SELECT count(*) FROM games") == 60
+
+
+@pytest.mark.parametrize(
+    ("raised", "expected"),
+    [
+        (apsw.ConstraintError("disk on fire"), sqlite3.IntegrityError),
+        (apsw.BusyError("database is locked"), sqlite3.OperationalError),
+        (apsw.CorruptError("database disk image is malformed"), sqlite3.DatabaseError),
+        (apsw.AbortError("callback requested query abort"), sqlite3.DatabaseError),
+    ],
+)
+def test_the_writers_sqlite_errors_reach_the_importer_as_sqlite3s(
+    raised: apsw.Error, expected: type[sqlite3.Error]
+) -> None:
+    # the writer binds through APSW; callers (and `jacquet archive`) catch sqlite3's errors
+    crossed = pickle.loads(pickle.dumps(archive._picklable(raised)))
+    assert type(crossed) is expected
+    assert str(crossed) == str(raised)
