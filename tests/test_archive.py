@@ -81,6 +81,9 @@ def check_consistent(db: Path) -> None:
     """What must hold after any import, interrupted or not."""
     assert one(db, "PRAGMA integrity_check") == "ok"
     assert rows(db, "PRAGMA foreign_key_check") == []
+    # the search indexes, written by the import's SQLite (APSW's), read by Python's
+    for table in ("games", "players", "events", "sources"):
+        rows(db, f"INSERT INTO {table}_fts ({table}_fts) VALUES ('integrity-check')")
     for import_id, games, valid, invalid, unreadable, status in rows(
         db, "SELECT id, games, valid, invalid, unreadable, status FROM imports"
     ):
