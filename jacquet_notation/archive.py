@@ -37,7 +37,7 @@ from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
 from .notation import GameChunk, parse_chunk, parse_game, read_games, split_games, write_game
 from .position import Position, opposite_point
-from .record import GameRecord
+from .record import MOVE_TEXTS, GameRecord
 from .replay import ReplayedGame, ReplayError, replay
 from .rules import Rules
 from .validation import RECORD_SUFFIXES, describe_error, record_files
@@ -560,15 +560,6 @@ class _Rows:
         )
 
 
-def _point(point: int) -> str:
-    return "bar" if point == 25 else "off" if point == 0 else str(point)
-
-
-#: ``_STEPS[hit][a][b]``: a step as the engine writes it (``24/18``, ``bar/22``, ``13/7*``)
-_STEPS = [
-    [[f"{_point(a)}/{_point(b)}{'*' if hit else ''}" for b in range(26)] for a in range(26)]
-    for hit in (0, 1)
-]
 #: ``_DICE[high][low]``: ``6-5``
 _DICE = [[f"{high}-{low}" for low in range(7)] for high in range(7)]
 
@@ -696,7 +687,7 @@ class _Writer:
         white = black = -1
         white_bits = black_bits = white_pips = black_pips = 0
         hitting = game.rules.hitting
-        dice_text, step_text, unary = _DICE, _STEPS, side_bits
+        dice_text, step_text, unary = _DICE, MOVE_TEXTS, side_bits
         # The hot loop of an import (one pass a play): tables and locals, no generic accessors.
         for number, ply in enumerate(game.plies, 1):
             written = ply.written

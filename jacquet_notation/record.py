@@ -45,8 +45,9 @@ def point_name(point: int) -> str:
     return str(point)
 
 
-#: ``_MOVE_TEXTS[hit][start][end]``: the text of a single move between two points (0 to 25)
-_MOVE_TEXTS = [
+#: ``MOVE_TEXTS[hit][start][end]``: the text of a single move between two points (0 to 25),
+#: ``24/18``, ``bar/22``, ``13/7*``: looked up by the canonical writer and by the archive's rows
+MOVE_TEXTS = [
     [
         [f"{point_name(a)}/{point_name(b)}{'*' if hit else ''}" for b in range(BAR + 1)]
         for a in range(BAR + 1)
@@ -93,7 +94,7 @@ class Move(NamedTuple):
         start, end = self.start, self.end
         if self.count == 1 and 0 <= start <= BAR and 0 <= end <= BAR:
             # the common case, looked up: the canonical writer spells every move of a corpus
-            return _MOVE_TEXTS[1 if self.hit else 0][start][end]
+            return MOVE_TEXTS[1 if self.hit else 0][start][end]
         text = f"{point_name(start)}/{point_name(end)}"
         if self.hit:
             text += "*"
