@@ -656,6 +656,16 @@ class _Writer:
         game = replay(record, self.rules)
         return self.rows(record, game, import_id)
 
+    def read(
+        self, chunks: Sequence[GameChunk], import_id: int, counts: dict[str, int]
+    ) -> tuple[list[_Rows], list[str]]:
+        """Parse, replay and derive a batch of games as cut from a file (by either process of an
+        import); ``counts`` gains their statuses. The rows, and the batch's error lines."""
+        batch = [self.derive(parse_chunk(chunk), import_id) for chunk in chunks]
+        for rows in batch:
+            counts[rows.status] += 1
+        return batch, [line for rows in batch for line in rows.messages]
+
     def rows(self, record: GameRecord, game: ReplayedGame, import_id: int | None) -> _Rows:
         """The rows of a replayed record; the engine is not run again."""
         tags = record.tags
@@ -1153,12 +1163,7 @@ def _serve(
                         if kind == "rows":
                             batch = request[1]
                         else:  # a batch this process reads itself
-                            batch = [
-                                writer.derive(parse_chunk(chunk), import_id) for chunk in request[2]
-                            ]
-                            for rows in batch:
-                                counts[rows.status] += 1
-                            lines = [line for rows in batch for line in rows.messages]
+                            batch, lines = writer.read(request[2], import_id, counts)
                             messages.append((request[1], lines))
                         added += _write_occurrences(writer, batch)
                     except BaseException as error:  # reported when the file ends
@@ -1471,10 +1476,8 @@ class _Importer:
                 writer.chunks(number, chunks)
                 errors.append(None)
             else:
-                batch = [self.rows.derive(parse_chunk(chunk), import_id) for chunk in chunks]
-                for rows in batch:
-                    counts[rows.status] += 1
-                errors.append([line for rows in batch for line in rows.messages])
+                batch, lines = self.rows.read(chunks, import_id, counts)
+                errors.append(lines)
                 writer.rows(batch)
             games += len(chunks)
             if self.progress is not None:
