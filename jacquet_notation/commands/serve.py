@@ -294,27 +294,17 @@ def _run(
         err=True,
     )
     sys.stderr.flush()
+    server: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "http": PROTOCOL,
+        "log_level": "warning",
+        "lifespan": "on",
+    }
     if workers == 1:
-        uvicorn.run(
-            FrozenAfterFirstRequest(datasette.app()),
-            host=host,
-            port=port,
-            http=PROTOCOL,
-            log_level="warning",
-            lifespan="on",
-        )
+        uvicorn.run(FrozenAfterFirstRequest(datasette.app()), **server)
         return
     os.environ[_WORKER_CONFIG] = json.dumps(
         {"db": os.path.abspath(db), "time_limit_ms": time_limit_ms, "counts": counts}
     )
-    uvicorn.run(
-        f"{__name__}:worker_app",
-        factory=True,
-        workers=workers,
-        host=host,
-        port=port,
-        http=PROTOCOL,
-        loop=LOOP,
-        log_level="warning",
-        lifespan="on",
-    )
+    uvicorn.run(f"{__name__}:worker_app", factory=True, workers=workers, loop=LOOP, **server)
