@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -33,14 +34,21 @@ def test_the_installed_wheel_parses_with_its_own_grammar(tmp_path: Path, built_w
     assert "jacquet_notation/grammar/syntax_errors.json" in names
 
     venv = tmp_path / "venv"
-    # The venv sees the test environment's packages (lark, click...) so nothing is downloaded;
-    # its own site-packages comes first, so the installed wheel shadows the source tree.
-    subprocess.run(
-        [sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    python = venv / "bin" / "python"
+    # The venv sees the test environment's packages (lark, click...) so nothing is downloaded,
+    # whether the tests run in a venv or not (``--system-site-packages`` would give the base
+    # interpreter's). A path line in a .pth file is appended after the venv's own site-packages,
+    # and the .pth files it holds (the editable install of the source tree) are not run, so the
+    # installed wheel is the one imported.
+    own = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         check=True,
         capture_output=True,
-    )
-    python = venv / "bin" / "python"
+        text=True,
+    ).stdout.strip()
+    outer = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    Path(own, "test-environment.pth").write_text("\n".join(sorted(outer)) + "\n")
     subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
         check=True,

@@ -18,14 +18,25 @@ EXIT_USAGE = 2
 
 
 class CleanError(click.ClickException):
-    """A one-line message on stderr with a chosen exit code, never a traceback."""
+    """A one-line message on stderr, never a traceback; exit code 2 (usage or I/O).
 
-    def __init__(self, message: str, exit_code: int = EXIT_USAGE) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+    Click declares ``exit_code`` a class variable, so each exit code is a class of its own.
+    """
+
+    exit_code = EXIT_USAGE
 
     def show(self, file: object = None) -> None:
         click.echo(f"jacquet: {self.format_message()}", err=True)
+
+
+class InvalidInputError(CleanError):
+    """A CleanError for input that was read but is invalid: exit code 1."""
+
+    exit_code = EXIT_INVALID
+
+
+def _error_class(exit_code: int) -> type[CleanError]:
+    return InvalidInputError if exit_code == EXIT_INVALID else CleanError
 
 
 @contextmanager
@@ -34,10 +45,10 @@ def domain_errors(exit_code: int = EXIT_USAGE) -> Iterator[None]:
     try:
         yield
     except JacquetError as error:
-        raise CleanError(str(error).splitlines()[0], exit_code) from error
+        raise _error_class(exit_code)(str(error).splitlines()[0]) from error
     except OSError as error:
         name = f"{error.filename}: " if error.filename else ""
-        raise CleanError(f"{name}{error.strerror or error}", exit_code) from error
+        raise _error_class(exit_code)(f"{name}{error.strerror or error}") from error
 
 
 def show_progress() -> bool:

@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..rules import RULESET_NAMES, Rules
-from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, CleanError, domain_errors, game_progress
+from ._common import EXIT_INVALID, EXIT_OK, CleanError, domain_errors, game_progress
 
 
 @click.command()
@@ -39,9 +39,9 @@ def archive(
     from ..archive import rebuild as rebuild_archive
 
     if rebuild and paths:
-        raise CleanError("--rebuild takes no PATH: import first, then rebuild", EXIT_USAGE)
+        raise CleanError("--rebuild takes no PATH: import first, then rebuild")
     if not rebuild and not paths:
-        raise CleanError("give the record files to import (or --rebuild)", EXIT_USAGE)
+        raise CleanError("give the record files to import (or --rebuild)")
     with domain_errors():
         rules = Rules.named(ruleset) if ruleset else None
     try:
@@ -55,7 +55,7 @@ def archive(
     except sqlite3.Error as error:
         # A damaged file or a locked archive: one line, never a traceback.
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise CleanError(f"{db}: {message}", EXIT_USAGE) from error
+        raise CleanError(f"{db}: {message}") from error
     for line in summary.errors:
         click.echo(line)
     if rebuild:

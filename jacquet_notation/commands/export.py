@@ -22,7 +22,7 @@ from ..errors import JacquetError, NotationError
 from ..notation import read_games
 from ..record import GameRecord
 from ..rules import RULESET_NAMES, Rules
-from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, CleanError, domain_errors
+from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, CleanError, InvalidInputError, domain_errors
 
 
 @contextlib.contextmanager
@@ -116,9 +116,9 @@ def export(
     from .. import xml as xmlio
 
     if xml_out is None and html_out is None:
-        raise CleanError("nothing to do: give --xml OUT.xml and/or --html OUT.html", EXIT_USAGE)
+        raise CleanError("nothing to do: give --xml OUT.xml and/or --html OUT.html")
     if xml_out == "-" and html_out == "-":
-        raise CleanError("--xml and --html cannot both go to stdout", EXIT_USAGE)
+        raise CleanError("--xml and --html cannot both go to stdout")
     with domain_errors(EXIT_USAGE):
         rules = Rules.named(ruleset) if ruleset else None
         with contextlib.ExitStack() as stack:
@@ -172,4 +172,4 @@ def import_xml(document: str, output: str, no_validate: bool) -> None:
                 first = False
                 out.write(xmlio.record_text(record).encode("utf-8"))
         except xmlio.XmlError as error:
-            raise CleanError(str(error).splitlines()[0], EXIT_INVALID) from error
+            raise InvalidInputError(str(error).splitlines()[0]) from error

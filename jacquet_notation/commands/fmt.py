@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -63,7 +64,7 @@ def fmt(files: tuple[str, ...], write: bool, encoding: str) -> None:
             if write:
                 _rewrite(path, encoding, problems)
             else:
-                out = click.get_binary_stream("stdout")
+                out = sys.stdout.buffer
                 first = True
                 for text in _formatted(path, encoding, problems):
                     out.write((text if first else "\n" + text).encode("utf-8"))

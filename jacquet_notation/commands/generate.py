@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import IO
+
 import click
 
 from ..generate import generate_records
@@ -22,7 +24,7 @@ from ._common import domain_errors
     help="random: any legal play; greedy: prefers pip gain and making points.",
 )
 @click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-")
-def generate(games: int, seed: int, ruleset: str, bot: str, output: click.utils.LazyFile) -> None:
+def generate(games: int, seed: int, ruleset: str, bot: str, output: IO[str]) -> None:
     """Write legal games played by seeded self-play, in canonical notation.
 
     The same seed gives the same games. Large generated files are for benchmarks and tests and
