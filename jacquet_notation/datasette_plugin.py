@@ -32,7 +32,7 @@ from datasette.utils.asgi import NotFound, Response
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup, escape
 
-from .position import Position
+from .position import SIDES, Position
 from .svg import board_svg
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -547,8 +547,8 @@ async def position_view(datasette: Any, request: Any) -> Response:
         "page": page,
         "more_url": f"{position_url(datasette, name, key)}?page={page + 1}" if more else None,
         "less_url": f"{position_url(datasette, name, key)}?page={page - 1}" if page else None,
-        "pips": {side: position.pips(side) for side in ("white", "black")},
-        "off": {side: position.off(side) for side in ("white", "black")},
+        "pips": {side: position.pips(side) for side in SIDES},
+        "off": {side: position.off(side) for side in SIDES},
         "turns_url": f"{datasette.urls.table(name, 'turns')}?key_before={quote(key)}",
     }
     return Response.html(

@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
 # Everything the tests need, on a fresh machine, then the checks: ruff, mypy, pytest.
+#
+# It installs into the active virtual environment, or makes and uses .venv when none is active
+# (never the system's Python). The package and its test extras are pinned to constraints/ci.txt,
+# the versions CI passed with, so that a red run can be reproduced; JACQUET_CONSTRAINTS names
+# another constraints file (constraints/lowest.txt: the oldest versions pyproject allows), or
+# none when set empty (pip then picks the newest allowed). Arguments go to pytest (for instance
+# -m "not slow"). docs/development.md says more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if ! python3 -c 'import sys; sys.exit(sys.prefix == sys.base_prefix)'; then
+  [ -x .venv/bin/python3 ] || python3 -m venv .venv
+  . .venv/bin/activate
+fi
 
 # The browser tests drive Debian's Chromium; install it where it is missing.
 if ! command -v chromium >/dev/null 2>&1; then
@@ -12,7 +24,9 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
-python3 -m pip install -q --disable-pip-version-check -e '.[test]'
+constraints=${JACQUET_CONSTRAINTS-constraints/ci.txt}
+python3 -m pip install -q --disable-pip-version-check -e '.[test]' ${constraints:+-c "$constraints"}
+echo "test.sh: $(python3 --version), constraints: ${constraints:-none (newest allowed)}"
 python3 -m ruff check jacquet_notation tests bench
 python3 -m ruff format --check jacquet_notation tests bench
 python3 -m mypy
