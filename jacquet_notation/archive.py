@@ -40,7 +40,7 @@ from .position import Position, opposite_point
 from .record import MOVE_TEXTS, GameRecord
 from .replay import ReplayedGame, ReplayError, replay
 from .rules import Rules
-from .validation import RECORD_SUFFIXES, describe_error, record_files
+from .validation import describe_error, record_files
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
 SCHEMA_VERSION = 1
@@ -1548,11 +1548,7 @@ def import_paths(
                         importer.file(entry)
                     else:
                         importer.summary.files += 1
-                        suffixes = ", ".join(RECORD_SUFFIXES)
-                        importer.unreadable_file(
-                            entry.path,
-                            f"{entry.path}: no record files ({suffixes}) in this folder",
-                        )
+                        importer.unreadable_file(entry.path, entry.message())
         finally:
             importer.close()
         return importer.summary

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -46,6 +47,9 @@ class GameReport:
     rules: str = "jacquet"
     errors: list[str] = field(default_factory=list)
     details: list[dict[str, Any]] = field(default_factory=list)
+    #: the line of the record each error points at (None where there is none): the CLI shows it
+    #: with a caret; not part of the JSON form, whose errors carry line and column
+    sources: list[str | None] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -121,9 +125,12 @@ def report_record(record: GameRecord, rules: Rules | None = None) -> GameReport:
         errors = game.errors
         if errors:
             report.status = "invalid"
+    lines = record.text.split("\n") if errors else []
     for error in errors:
         report.errors.append(describe_error(game, record, error))
         report.details.append(_detail(error))
+        number = (error.line or 0) - record.span.line
+        report.sources.append(lines[number] if 0 <= number < len(lines) else None)
     return report
 
 
@@ -157,27 +164,106 @@ def file_report(file: str, error: JacquetError | OSError) -> GameReport:
     )
 
 
-@dataclass(slots=True)
-class _EmptyFolder:
-    """A folder named on the command line that holds no record file: reported, not skipped."""
+def unreadable_report(entry: UnreadablePath) -> GameReport:
+    """The report of a path the walk refused (see :class:`UnreadablePath`)."""
+    message = entry.message()
+    return GameReport(
+        file=entry.path,
+        index=0,
+        status="unreadable",
+        errors=[message],
+        details=[{"kind": "file", "line": None, "message": message}],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadablePath:
+    """A path named or found that is not read: reported, counted as unreadable, never skipped.
+
+    A folder without record files, a missing file, a broken symbolic link, a folder that cannot
+    be listed, or a special file (a FIFO, a socket, a device): opening a FIFO for reading waits
+    for a writer that may never come, so such a path is refused before anything opens it.
+    """
 
     path: str
+    reason: str
+
+    def message(self) -> str:
+        """The one line every command prints for it: ``path: reason``."""
+        return f"{self.path}: {self.reason}"
 
 
-def record_files(paths: Sequence[str]) -> Iterator[str | _EmptyFolder]:
-    """The files named, and the record files under the folders named (sorted, recursively)."""
+_SPECIAL_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def unreadable_reason(path: str) -> str | None:
+    """Why ``path`` is not to be opened for reading; None for a regular file or a folder.
+
+    Decided with ``os.stat`` alone, so that a FIFO is refused without ever being opened.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if os.path.islink(path):
+            return "a broken symbolic link (its target does not exist)"
+        return "No such file or directory"
+    except OSError as error:
+        return error.strerror or str(error)
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    kind = next((name for test, name in _SPECIAL_KINDS if test(mode)), "a special file")
+    return f"{kind}, not a regular file: not read"
+
+
+def record_files(paths: Sequence[str]) -> Iterator[str | UnreadablePath]:
+    """The files named, and the record files under the folders named (sorted, recursively).
+
+    The one walk of every command that reads records (validate, archive, export, fmt, serve):
+    a path yielded as a string is ``-`` or a regular file; anything else named or found with a
+    record file's ending comes as an :class:`UnreadablePath`, in its place in the order.
+    """
     for path in paths:
-        if path == "-" or not os.path.isdir(path):
+        if path == "-":
             yield path
             continue
-        found = sorted(
-            str(p)
-            for p in Path(path).rglob("*")
-            if p.is_file() and p.suffix.lower() in RECORD_SUFFIXES
-        )
-        if not found:
-            yield _EmptyFolder(path)
-        yield from found
+        reason = unreadable_reason(path)
+        if reason is not None:
+            yield UnreadablePath(path, reason)
+        elif not os.path.isdir(path):
+            yield path
+        else:
+            found = _walk(path)
+            if not found:
+                suffixes = ", ".join(RECORD_SUFFIXES)
+                yield UnreadablePath(path, f"no record files ({suffixes}) in this folder")
+            for name, problem in found:
+                yield name if problem is None else UnreadablePath(name, problem)
+
+
+def _walk(folder: str) -> list[tuple[str, str | None]]:
+    """Every record file under ``folder`` with why it cannot be read (None when it can), and
+    every subfolder that cannot be listed, sorted by path; symbolic links to folders are not
+    followed (a link may loop)."""
+    found: list[tuple[str, str | None]] = []
+
+    def unlistable(error: OSError) -> None:
+        found.append((str(error.filename), error.strerror or str(error)))
+
+    for top, folders, files in os.walk(folder, onerror=unlistable):
+        for name in files + folders:
+            if Path(name).suffix.lower() not in RECORD_SUFFIXES:
+                continue
+            full = str(Path(top, name))
+            reason = unreadable_reason(full)
+            if reason is None and os.path.isdir(full):
+                continue  # a folder named like a record file: walked, not read
+            found.append((full, reason))
+    return sorted(found)
 
 
 def _chunks(file: str, encoding: str) -> Iterator[GameChunk | GameReport]:
@@ -225,10 +311,8 @@ def validate_paths(
 
     def items() -> Iterator[GameChunk | GameReport]:
         for entry in record_files(paths):
-            if isinstance(entry, _EmptyFolder):
-                suffixes = ", ".join(RECORD_SUFFIXES)
-                problem = JacquetError(f"no record files ({suffixes}) in this folder")
-                yield file_report(entry.path, problem)
+            if isinstance(entry, UnreadablePath):
+                yield unreadable_report(entry)
             else:
                 yield from _chunks(entry, encoding)
 

@@ -14,7 +14,8 @@ DATA = Path(__file__).parent / "data" / "notation"
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["fmt", *args])
+    # the layout is tested here, on records whose plays need not be legal: no replay
+    result = CliRunner().invoke(main, ["fmt", "--no-check", *args])
     return result.exit_code, result.stdout, result.stderr
 
 

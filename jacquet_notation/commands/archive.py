@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..rules import RULESET_NAMES, Rules
-from ._common import EXIT_INVALID, EXIT_OK, CleanError, domain_errors, game_progress
+from ._common import EXIT_INVALID, EXIT_OK, CleanError, domain_errors, echo, game_progress
 
 
 @click.command()
@@ -57,12 +57,12 @@ def archive(
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise CleanError(f"{db}: {message}") from error
     for line in summary.errors:
-        click.echo(line)
+        echo(line)
     if rebuild:
-        click.echo(
+        echo(
             f"rebuilt {summary.games} games: {summary.valid} valid, {summary.invalid} invalid, "
             f"{summary.unreadable} unreadable"
         )
     else:
-        click.echo(summary.line())
+        echo(summary.line())
     sys.exit(EXIT_OK if summary.ok else EXIT_INVALID)

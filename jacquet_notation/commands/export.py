@@ -22,7 +22,15 @@ from ..errors import JacquetError, NotationError
 from ..notation import read_games
 from ..record import GameRecord
 from ..rules import RULESET_NAMES, Rules
-from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, CleanError, InvalidInputError, domain_errors
+from ._common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    CleanError,
+    InvalidInputError,
+    domain_errors,
+    echo,
+)
 
 
 @contextlib.contextmanager
@@ -62,12 +70,11 @@ def _new_file_mode(target: str) -> int:
 
 def _records(paths: Sequence[str], encoding: str) -> Iterator[GameRecord]:
     """Every game of every file named (folders read as ``jacquet validate`` reads them)."""
-    from ..validation import RECORD_SUFFIXES, record_files
+    from ..validation import record_files
 
     for entry in record_files(paths):
-        if not isinstance(entry, str):
-            suffixes = ", ".join(RECORD_SUFFIXES)
-            raise JacquetError(f"no record files ({suffixes}) in this folder", file=entry.path)
+        if not isinstance(entry, str):  # nothing is written when a path cannot be read
+            raise JacquetError(entry.reason, file=entry.path)
         if entry == "-":
             yield from read_games(sys.stdin.buffer, "<stdin>", encoding=encoding)
             continue
@@ -135,7 +142,7 @@ def export(
                 document = xmlio.parse_document(xml_file)
                 html = stack.enter_context(atomic_output(html_out))
                 html.write(xmlio.scoresheet(document))
-    click.echo(
+    echo(
         f"{counts.games} games exported: {counts.valid} valid, {counts.invalid} invalid, "
         f"{counts.unreadable} unreadable",
         err=True,
@@ -160,7 +167,11 @@ def import_xml(document: str, output: str, no_validate: bool) -> None:
       jacquet import-xml games.xml -o games.jqt
     """
     from .. import xml as xmlio
+    from ..validation import unreadable_reason
 
+    reason = None if document == "-" else unreadable_reason(document)
+    if reason is not None:  # a FIFO is refused, not opened: opening it would wait
+        raise CleanError(f"{document}: {reason}")
     with domain_errors(EXIT_USAGE), atomic_output(output) as out:
         source = sys.stdin.buffer if document == "-" else document
         name = "<stdin>" if document == "-" else document

@@ -1,7 +1,9 @@
 """``jacquet fmt``: write records in the canonical layout.
 
 A game with errors is written back exactly as it was found, so that formatting never loses a
-transcriber's text; its errors go to stderr, one line each, and the exit code says so.
+transcriber's text; its errors go to stderr, one line each, and the exit code says so. A game
+that reads but whose plays the rules refuse is formatted all the same (formatting is not
+validation), but each illegal play is reported as ``jacquet validate`` reports it.
 """
 
 from __future__ import annotations
@@ -12,32 +14,56 @@ import stat
 import sys
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import click
 
 from ..errors import NotationError
 from ..notation import read_games, write_game
-from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from ..replay import replay
+from ..validation import UnreadablePath, describe_error, record_files
+from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, echo, with_context
 
 
-def _formatted(path: str, encoding: str, problems: list[NotationError]) -> Iterator[str]:
+@dataclass(frozen=True, slots=True)
+class _Problem:
+    """One line for stderr, and the record's line and column it points at (for the caret)."""
+
+    message: str
+    source: str | None = None
+    column: int | None = None
+
+
+def _source(text: str, first_line: int, line: int | None) -> str | None:
+    number = (line or 0) - first_line
+    lines = text.split("\n")
+    return lines[number] if 0 <= number < len(lines) else None
+
+
+def _formatted(
+    stream: IO[bytes], name: str, encoding: str, check: bool, problems: list[_Problem]
+) -> Iterator[str]:
     """The canonical text of each game of a file, or its own text where it has errors."""
-    with open(path, "rb") as stream:
-        for record in read_games(stream, path, encoding=encoding):
-            if record.errors:
-                problems.extend(record.errors)
-                yield record.text.rstrip("\n") + "\n"
-            else:
-                yield write_game(record)
-
-
-def _report(error: NotationError) -> None:
-    click.echo(str(error).splitlines()[0], err=True)
+    for record in read_games(stream, name, encoding=encoding):
+        if record.errors:
+            for error in record.errors:
+                source = _source(record.text, record.span.line, error.line)
+                problems.append(_Problem(str(error).splitlines()[0], source, error.column))
+            yield record.text.rstrip("\n") + "\n"
+            continue
+        if check:
+            game = replay(record)
+            for illegal in game.errors:
+                source = _source(record.text, record.span.line, illegal.line)
+                message = describe_error(game, record, illegal)
+                problems.append(_Problem(message, source, illegal.column))
+        yield write_game(record)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True)
 @click.option("--write", "-w", is_flag=True, help="Rewrite each file in place.")
 @click.option(
     "--encoding",
@@ -45,51 +71,83 @@ def _report(error: NotationError) -> None:
     show_default=True,
     help="Encoding of the files (utf-8 files may start with a BOM); written back as UTF-8.",
 )
-def fmt(files: tuple[str, ...], write: bool, encoding: str) -> None:
+@click.option(
+    "--no-check",
+    is_flag=True,
+    help="Do not replay the games: illegal plays are then neither reported nor counted.",
+)
+def fmt(files: tuple[str, ...], write: bool, encoding: str, no_check: bool) -> None:
     """Write game records in the canonical layout, to stdout or (with --write) in place.
 
-    Tags in a fixed order, one turn a line, dice high first, one form per step. A game with
-    errors is copied unchanged and its errors are listed on stderr as file:line:col: message.
-    Exit code 1 if any game had errors, 2 if a file could not be read or written.
+    FILES are files, folders (their .jqt, .jacquet and .txt files, as validate reads them) or -
+    for stdin. Tags in a fixed order, one turn a line, dice high first, one form per step. A game
+    that cannot be read is copied unchanged and its errors are listed on stderr as
+    file:line:col: message. A game whose plays are illegal is formatted all the same, and each
+    illegal play is listed as validate lists it (unless --no-check). Exit code 1 if any game had
+    errors or illegal plays, 2 if a file could not be read or written.
 
     \b
     Example:
       jacquet fmt games.jqt
-      jacquet fmt --write --encoding latin-1 old/*.jqt
+      jacquet fmt --write --encoding latin-1 old/
     """
     status = EXIT_OK
-    for path in files:
-        problems: list[NotationError] = []
+    context = sys.stderr.isatty()
+    for path in record_files(files):
+        if isinstance(path, UnreadablePath):
+            echo(f"jacquet: {path.message()}", err=True)
+            status = EXIT_USAGE
+            continue
+        problems: list[_Problem] = []
         try:
-            if write:
-                _rewrite(path, encoding, problems)
+            if path == "-":
+                if write:
+                    echo("jacquet: -: standard input cannot be rewritten in place", err=True)
+                    status = EXIT_USAGE
+                    continue
+                _to_stdout(sys.stdin.buffer, "<stdin>", encoding, not no_check, problems)
+            elif write:
+                _rewrite(path, encoding, not no_check, problems)
             else:
-                out = sys.stdout.buffer
-                first = True
-                for text in _formatted(path, encoding, problems):
-                    out.write((text if first else "\n" + text).encode("utf-8"))
-                    first = False
-                out.flush()
+                with open(path, "rb") as stream:
+                    _to_stdout(stream, path, encoding, not no_check, problems)
         except NotationError as error:  # the file as a whole: not text, an unknown encoding
-            problems.append(error)
+            problems.append(_Problem(str(error).splitlines()[0]))
         except OSError as error:
-            click.echo(f"jacquet: {error.filename or path}: {error.strerror or error}", err=True)
+            echo(f"jacquet: {error.filename or path}: {error.strerror or error}", err=True)
             status = EXIT_USAGE
             continue
         for problem in problems:
-            _report(problem)
+            lines = [problem.message]
+            if context:
+                lines = with_context(problem.message, problem.source, problem.column)
+            for line in lines:
+                echo(line, err=True)
         if problems and status == EXIT_OK:
             status = EXIT_INVALID
     raise SystemExit(status)
 
 
-def _rewrite(path: str, encoding: str, problems: list[NotationError]) -> None:
+def _to_stdout(
+    stream: IO[bytes], name: str, encoding: str, check: bool, problems: list[_Problem]
+) -> None:
+    """The formatted games, as the record text they are (never escaped), on stdout."""
+    out = sys.stdout.buffer
+    first = True
+    for text in _formatted(stream, name, encoding, check, problems):
+        out.write((text if first else "\n" + text).encode("utf-8"))
+        first = False
+    out.flush()
+
+
+def _rewrite(path: str, encoding: str, check: bool, problems: list[_Problem]) -> None:
     """Format a file into a temporary file beside it, then put it in place in one step."""
     buffer = io.StringIO()
     first = True
-    for text in _formatted(path, encoding, problems):
-        buffer.write(text if first else "\n" + text)
-        first = False
+    with open(path, "rb") as stream:
+        for text in _formatted(stream, path, encoding, check, problems):
+            buffer.write(text if first else "\n" + text)
+            first = False
     target = Path(path)
     data = buffer.getvalue().encode("utf-8")
     if data == target.read_bytes():

@@ -14,7 +14,8 @@ from ..replay import ReplayedPly
 from ..replay import replay as replay_game
 from ..rules import RULESET_NAMES, Rules
 from ..svg import board_svg
-from ._common import EXIT_INVALID, CleanError, domain_errors
+from ..validation import unreadable_reason
+from ._common import EXIT_INVALID, CleanError, domain_errors, echo
 
 
 def _heading(ply: ReplayedPly) -> str:
@@ -55,6 +56,9 @@ def replay(
     """
     with domain_errors():
         rules = Rules.named(ruleset) if ruleset else None
+        reason = None if file == "-" else unreadable_reason(file)
+        if reason is not None:  # a FIFO is refused, not opened: opening it would wait
+            raise CleanError(f"{file}: {reason}")
         stream = sys.stdin.buffer if file == "-" else Path(file)
         record = None
         for record in read_games(stream, file, encoding=encoding):
@@ -65,27 +69,27 @@ def replay(
         game = replay_game(record, rules)
     shown: Position = game.plies[0].before if game.plies else game.final
     if turn is None or turn == 0:
-        click.echo(f"Start ({game.rules.name})")
+        echo(f"Start ({game.rules.name})")
         click.echo(render_text(shown))
     for ply in game.plies:
         if turn is not None and ply.written.turn != turn:
             continue
-        click.echo("")
-        click.echo(_heading(ply))
+        echo("")
+        echo(_heading(ply))
         if ply.after is None:
             reason = ply.error.message if ply.error is not None else "not replayed"
-            click.echo(f"  cannot be played: {reason}")
+            echo(f"  cannot be played: {reason}")
             break
         shown = ply.after
         click.echo(render_text(shown))
     if turn is None:
-        click.echo("")
+        echo("")
         outcome = game.computed_result or "unfinished"
-        click.echo(f"Result by the rules: {outcome}; as written: {game.record.result or '-'}")
+        echo(f"Result by the rules: {outcome}; as written: {game.record.result or '-'}")
     if svg_out:
         with domain_errors():
             Path(svg_out).write_text(board_svg(shown), encoding="utf-8")
     if game.errors:
         for error in game.errors:
-            click.echo(str(error).splitlines()[0], err=True)
+            echo(str(error).splitlines()[0], err=True)
         sys.exit(EXIT_INVALID)

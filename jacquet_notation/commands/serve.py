@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from ._common import CleanError, domain_errors
+from ._common import CleanError, domain_errors, echo
 
 #: where record files are archived when no --archive is given (the current folder)
 DEFAULT_ARCHIVE = "jacquet-archive.db"
@@ -26,6 +26,8 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 def is_sqlite_file(path: str | os.PathLike[str]) -> bool:
     """True when ``path`` is a file starting with SQLite's header (an archive, or another DB)."""
+    if not os.path.isfile(path):  # a FIFO is never opened: that would wait for a writer
+        return False
     try:
         with open(path, "rb") as handle:
             return handle.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
@@ -134,7 +136,7 @@ def archive_records(db: str, paths: Sequence[str], encoding: str) -> None:
         err=True,
     )
     for line in summary.errors[:20]:
-        click.echo(line, err=True)
+        echo(line, err=True)
     if len(summary.errors) > 20:
         click.echo(f"jacquet: … and {len(summary.errors) - 20} more errors", err=True)
 

@@ -2,21 +2,36 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
 import click
 
 from ..rules import RULESET_NAMES, Rules
-from ..validation import validate_paths
-from ._common import EXIT_INVALID, EXIT_OK, domain_errors, game_progress
+from ..validation import GameReport, validate_paths
+from ._common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    CleanError,
+    domain_errors,
+    echo,
+    game_progress,
+    json_line,
+    with_context,
+)
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--rules", "ruleset", type=click.Choice(RULESET_NAMES), help="Force a ruleset.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per game, for machines.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game (--format json).")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "lines", "json"]),
+    help="text: each error with its line and a caret; lines: one line per error; json: as "
+    "--json. Default: text on a terminal, lines otherwise.",
+)
 @click.option(
     "--jobs",
     "-j",
@@ -26,18 +41,30 @@ from ._common import EXIT_INVALID, EXIT_OK, domain_errors, game_progress
 )
 @click.option("--encoding", default="utf-8", show_default=True, help="e.g. latin-1.")
 def validate(
-    paths: tuple[str, ...], ruleset: str | None, as_json: bool, jobs: int | None, encoding: str
+    paths: tuple[str, ...],
+    ruleset: str | None,
+    as_json: bool,
+    output_format: str | None,
+    jobs: int | None,
+    encoding: str,
 ) -> None:
     """Replay every game of PATHS (files, folders, or - for stdin) and report each error.
 
-    One line per error, then a summary. Exit 0 when every game is valid, 1 when any is invalid
-    or unreadable, 2 for a usage error.
+    One line per error (on a terminal, or with --format text, followed by the line of the
+    record and a caret under the column), then a summary. Exit 0 when every game is valid, 1
+    when any is invalid or unreadable, 2 for a usage error.
 
     \b
     Example:
       jacquet validate corpus/valid
       jacquet validate --json --rules bouchon games.jqt
+      jacquet validate --format text games.jqt | less
     """
+    if output_format is None:
+        output_format = "json" if as_json else ("text" if sys.stdout.isatty() else "lines")
+    elif as_json and output_format != "json":
+        raise CleanError(f"--json and --format {output_format} disagree: give one")
+    as_json = output_format == "json"
     with domain_errors():
         rules = Rules.named(ruleset) if ruleset else None
     counts = {"valid": 0, "invalid": 0, "unreadable": 0}
@@ -53,14 +80,26 @@ def validate(
                 if progress is not None:
                     progress(1)
             if as_json:
-                click.echo(json.dumps(report.to_json(), ensure_ascii=False))
+                click.echo(json_line(report.to_json()))
             else:
-                for line in report.errors:
-                    click.echo(line)
+                for line in _lines(report, context=output_format == "text"):
+                    echo(line)
     summary = (
         f"{games} games: {counts['valid']} valid, {counts['invalid']} invalid, "
         f"{counts['unreadable']} unreadable"
     )
-    click.echo(summary, err=as_json)
+    echo(summary, err=as_json)
     bad = counts["invalid"] + counts["unreadable"]
     sys.exit(EXIT_INVALID if bad else EXIT_OK)
+
+
+def _lines(report: GameReport, *, context: bool) -> list[str]:
+    """The report's error lines, each followed by its line of the record and a caret if asked."""
+    if not context:
+        return report.errors
+    lines: list[str] = []
+    for number, line in enumerate(report.errors):
+        source = report.sources[number] if number < len(report.sources) else None
+        column = report.details[number].get("column") if number < len(report.details) else None
+        lines.extend(with_context(line, source, column))
+    return lines
