@@ -894,8 +894,11 @@ def _at(token: Token) -> tuple[int, int]:
 
 
 def _comment_text(token: Token) -> str:
+    """A comment's words: inside its braces, or its ; lines joined by newlines."""
     text = str(token).strip()
-    return text[1:-1].strip() if text[0] == "{" else text[1:].strip()
+    if text[0] == "{":
+        return text[1:-1].strip()
+    return "\n".join(line.strip()[1:].strip() for line in text.split("\n"))
 
 
 _TAG_CHECKS: dict[str, tuple[re.Pattern[str], str]] = {
@@ -1423,8 +1426,12 @@ def _escape(value: str) -> str:
 
 
 def _comment(text: str) -> str:
-    # A comment holding a "}" can only be written as a ";" comment, which ends its line.
-    return f"; {text}\n" if "}" in text else "{" + text + "}"
+    # A comment holding a "}", or a line that would begin a game's tags, is written as ";" lines
+    # (each ends its line; the reader joins a run of them into one comment again).
+    lines = text.split("\n")
+    if "}" in text or any(_TAG_START.match(line) for line in lines[1:]):
+        return "".join(f"; {line}\n" if line else ";\n" for line in lines)
+    return "{" + text + "}"
 
 
 def _ordered_tags(tags: dict[str, str]) -> list[str]:

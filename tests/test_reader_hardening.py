@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from jacquet_notation.cli import main
 from jacquet_notation.errors import NotationError
-from jacquet_notation.notation import parse_game, parse_games, read_games
+from jacquet_notation.notation import parse_game, parse_games, read_games, write_game
 
 GOOD = """[Event "Fine"]
 [White "A"]
@@ -203,3 +203,24 @@ def test_archive_imports_every_file_of_the_folder(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT path, games, unreadable FROM imports ORDER BY path").fetchall()
     assert rows == [(str(files[0]), 1, 0), (str(files[1]), 1, 1), (str(files[2]), 1, 0)]
+
+
+def test_a_run_of_line_comments_stays_one_comment() -> None:
+    text = "1. 6-5: 24/18 24/19 ; White hesitates,\n  ; then plays on.\n\n; A new thought.\n*\n"
+    game = parse_game(text)
+    assert game.plays[0].comments == ("White hesitates,\nthen plays on.", "A new thought.")
+    canonical = write_game(game)
+    assert canonical == (
+        "1. 6-5: 24/18 24/19 {White hesitates,\nthen plays on.} {A new thought.}\n*\n"
+    )
+    assert parse_game(canonical) == game
+
+
+def test_a_comment_that_braces_cannot_hold_is_written_as_line_comments() -> None:
+    game = parse_game('1. 6-5: 24/18 24/19 ; a } here\n; [Site "x"] quoted\n*\n')
+    (comment,) = game.plays[0].comments
+    assert comment == 'a } here\n[Site "x"] quoted'
+    canonical = write_game(game)
+    assert canonical == '1. 6-5: 24/18 24/19 ; a } here\n; [Site "x"] quoted\n*\n'
+    (again,) = parse_games(canonical)
+    assert again == game
