@@ -227,18 +227,21 @@ _WORD_ORDER = list(_WORDS)
 
 # Pieces of a TURN or PLAY token; the grammar has already checked their shape.
 _PIECE = re.compile(
-    r"(?P<turn>(\d+)\.(\.\.|[ \t]*\.\.\.)?)"
-    r"|(?P<dice>(?:(\d+)-(\d+)|(\d)(\d))[ \t]*:)"
+    r"(?P<turn>([0-9]+)\.(\.\.|[ \t]*\.\.\.)?)"
+    r"|(?P<dice>(?:([0-9]+)-([0-9]+)|([0-9])([0-9]))[ \t]*:)"
     r"|(?P<pass>(?i:pass)\b|--)"
     r"|(?P<step>\S+)"
 )
 _TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"((?:[^"\\\r\n]|\\.)*)"[ \t]*')
 _UNESCAPE = re.compile(r'\\(["\\])')
-_DATE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)\Z")
-_SCORE = re.compile(r"\d+-\d+\Z")
-_POSITIVE = re.compile(r"[1-9]\d*\Z")
-_RESULT = re.compile(r"\d+-\d+\Z|\*\Z")
+_DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9][0-9]|\?\?)\.([0-9][0-9]|\?\?)\Z")
+_SCORE = re.compile(r"[0-9]+-[0-9]+\Z")
+_POSITIVE = re.compile(r"[1-9][0-9]*\Z")
+_RESULT = re.compile(r"[0-9]+-[0-9]+\Z|\*\Z")
 _WORD = re.compile(r"[^\s]{1,30}")
+#: the characters that end a word of a play (the grammar's _END): spaces and the punctuation
+#: that begins or ends a comment, an annotation, a glyph, a variation or a tag
+_WORD_BREAK = frozenset(" \t\n\r\f\v(){};!?$[]")
 _REST_OF_LINE = re.compile(r"[^\n]{1,30}")
 #: the dice as usually written, read without a regular expression's groups
 _DICE = {
@@ -251,29 +254,40 @@ _DICE = {
 _POINTS = {str(point): point for point in range(BAR + 1)} | {"bar": BAR, "off": OFF}
 # Longer numbers are out of every range; int() of 5,000 digits would even raise.
 _MAX_DIGITS = 9
+_TOO_BIG: int = 10**_MAX_DIGITS
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 #: Black's turn number written apart ("12. ..."): two words, one piece
 _SPACED_MARKS = re.compile(r"\.[ \t]+\.\.\.")
 
 
 def _number(digits: str) -> int:
-    return int(digits) if len(digits) <= _MAX_DIGITS else 10**_MAX_DIGITS
+    """The value of ASCII digits; anything else is out of every range (never an exception)."""
+    if len(digits) <= _MAX_DIGITS and digits.isascii() and digits.isdigit():
+        return int(digits)
+    return _TOO_BIG
 
 
 def _point(text: str) -> int:
-    if text[0].isdigit():
-        return _number(text)
-    return BAR if text.lower() == "bar" else OFF
+    """A point as written: a number, bar or off; anything else is out of range (never raises)."""
+    lowered = text.lower()
+    if lowered == "bar":
+        return BAR
+    if lowered == "off":
+        return OFF
+    return _number(text)
 
 
 class _Numbering:
     """Whose play comes next, and in which turn: plays alternate, turn numbers are checked."""
 
-    __slots__ = ("side", "turn")
+    __slots__ = ("pending", "side", "turn")
 
     def __init__(self, turn: int, side: Side) -> None:
         self.turn = turn
         self.side = side
+        #: a turn number that no play has followed yet (its token and offset in it), so that a
+        #: number standing alone ("1." as a whole game, "2... 3.") is reported, not dropped
+        self.pending: tuple[Token, int] | None = None
 
     def accepts(self) -> list[str]:
         if self.side == "white":
@@ -323,11 +337,16 @@ class _GameReader:
         """Turn Lark's exception into ``expected <what>, found <what>``, friendly if we can."""
         if isinstance(exc, UnexpectedCharacters):
             pos = exc.pos_in_stream or 0
-            rest = self.text[pos:]
+            # The lexer stops inside a word ("6-5:24/18" at its colon): show the whole word.
+            start = pos
+            if pos < len(self.text) and self.text[pos] not in _WORD_BREAK:
+                while start > max(pos - 30, 0) and self.text[start - 1] not in _WORD_BREAK:
+                    start -= 1
+            rest = self.text[start:]
             found_match = (_REST_OF_LINE if rest[:1] in "[{" else _WORD).match(rest)
             found = found_match.group() if found_match else rest[:1]
             expected_names = set(exc.allowed or ())
-            line, column = exc.line, exc.column
+            line, column = exc.line, exc.column - (pos - start)
         else:
             token = exc.token if isinstance(exc, UnexpectedToken) else None
             expected_names = set(getattr(exc, "expected", ()) or ())
@@ -343,8 +362,8 @@ class _GameReader:
         if friendly is not None:
             self.error(friendly, found, line, column)
             return
-        words = [_WORDS.get(name, name) for name in _WORD_ORDER if name in expected_names]
-        words += sorted(_WORDS.get(n, n) for n in expected_names if n not in _WORDS)
+        # The parser's state also names rules (start, _lead...), which mean nothing to a reader.
+        words = [_WORDS[name] for name in _WORD_ORDER if name in expected_names]
         expected = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
         self.error(expected or "nothing more", found, line, column)
 
@@ -354,6 +373,10 @@ class _GameReader:
                 continue
             if slip.match == "found":
                 return slip.expected
+            if slip.match == "lexer":
+                if isinstance(exc, UnexpectedCharacters):
+                    return slip.expected
+                continue
             label = exc.match_examples(_parser().parse, {slip.name: slip.examples})
             if label is not None:
                 return slip.expected
@@ -378,7 +401,8 @@ class _GameReader:
 
     # -- building ------------------------------------------------------------------------------
 
-    def build(self, items: list[Any]) -> GameRecord:
+    def build(self, items: list[Any], numbering: _Numbering | None = None) -> GameRecord:
+        """The record of the parser's items; ``numbering``: where a resumed stretch starts."""
         record = GameRecord(file=self.file, index=self.index, text=self.text)
         position = 0
         while position < len(items):
@@ -396,7 +420,9 @@ class _GameReader:
             len(rest),
         )
         plays: list[WrittenPlay] = []
-        record.comments.extend(self.line(rest[:result_at], _Numbering(1, "white"), plays, False))
+        closing = str(rest[result_at]).strip() if result_at < len(rest) else _WORDS["$END"]
+        numbering = numbering or _Numbering(1, "white")
+        record.comments.extend(self.line(rest[:result_at], numbering, plays, False, closing))
         if result_at < len(rest):
             self.result(record, rest[result_at])
             after = tuple(_comment_text(it) for it in rest[result_at + 1 :])
@@ -447,14 +473,20 @@ class _GameReader:
             self.error(f"the result of the Result tag, {written}", record.result, *_at(token))
 
     def line(
-        self, items: list[Any], numbering: _Numbering, plays: list[WrittenPlay], in_variation: bool
+        self,
+        items: list[Any],
+        numbering: _Numbering,
+        plays: list[WrittenPlay],
+        in_variation: bool,
+        closing: str,
     ) -> list[str]:
         """Read a line of play (the main line or a variation) into ``plays``.
 
         A comment goes with the play before it; the comments before the first play are
         returned, for the caller to place (game comments, or the variation's opening words).
         Annotations, comments and variations are rare enough that the play they follow is
-        simply rebuilt with them.
+        simply rebuilt with them. ``closing`` is what ends the line (a result, ")", the end of
+        the game), named if a turn number is left without its play.
         """
         leading: list[str] = []
         # What the last token was, for annotations and glyphs, which the grammar lets through
@@ -482,14 +514,33 @@ class _GameReader:
                         self.error("the annotation right after the play", text, *_at(item))
                     else:
                         self.error("a play before the annotation", text, *_at(item))
+                        numbering.pending = None  # that error says it
                 elif kind == "NAG":
+                    if not after:
+                        numbering.pending = None  # the error on the glyph says it
                     self.nag(item, plays if after else None)
                     after = "glyph" if after else ""
                     continue
             else:
+                if numbering.pending is not None:
+                    self.lone_turn_number(numbering, "(")
                 self.variation(item, plays)
             after = ""
+        if numbering.pending is not None:
+            if in_variation and not plays:
+                numbering.pending = None  # "a play in the variation" is reported instead
+            else:
+                self.lone_turn_number(numbering, closing)
         return leading
+
+    def lone_turn_number(self, numbering: _Numbering, found: str) -> None:
+        """Report a turn number that no play followed: nothing written may vanish silently."""
+        assert numbering.pending is not None
+        token, at = numbering.pending
+        numbering.pending = None
+        piece = _PIECE.match(str(token), at)
+        written = piece.group() if piece is not None else str(token)[at:].split()[0]
+        self.error(f"a play after the turn number {written}", found, *self.where(token, at))
 
     def nag(self, token: Token, plays: list[WrittenPlay] | None) -> None:
         text = str(token).strip()
@@ -508,7 +559,7 @@ class _GameReader:
         replaced = plays[-1]
         alternative: list[WrittenPlay] = []
         numbering = _Numbering(replaced.turn, replaced.side)
-        leading = self.line(variation.items, numbering, alternative, True)
+        leading = self.line(variation.items, numbering, alternative, True, ")")
         if not alternative:
             self.error("a play in the variation", ")", *_at(variation.closing))
             return
@@ -546,6 +597,8 @@ class _GameReader:
         row_start = 0
         # Whose play comes next, synchronised with ``numbering`` around the slow paths.
         next_side, next_turn = numbering.side, numbering.turn
+        # The last turn number no play has followed yet: its token and offset (-1: none).
+        pending_token, pending = numbering.pending or (token, -1)
         # Globals as locals: this loop runs for every word of every play.
         dice_words, step_shapes, new_tuple, new_play = _DICE, _STEP_SHAPES, _new_tuple, _new_play
         find = text.find
@@ -591,6 +644,7 @@ class _GameReader:
                     plays.append(new_play(side, turn, dice, played, text[begin:end], span))
                     moves = None
                 if rolled is not None:
+                    pending = -1
                     side, turn, dice = next_side, next_turn, rolled
                     begin, begin_line, begin_column = at, line, at + left
                     if next_side == "white":
@@ -607,8 +661,14 @@ class _GameReader:
                 if word[-1] == "." and not spaced_marks and not (in_variation and not plays):
                     # The turn number expected: nothing to check; "12..." says Black plays next.
                     if next_side == "white" and word == f"{next_turn}.":
+                        if pending >= 0:
+                            self.lone_turn_number_at(pending_token, pending, word)
+                        pending_token, pending = token, at
                         continue
                     if word == f"{next_turn}...":
+                        if pending >= 0:
+                            self.lone_turn_number_at(pending_token, pending, word)
+                        pending_token, pending = token, at
                         next_side = "black"
                         continue
                 piece = _PIECE.match(text, at)
@@ -617,11 +677,15 @@ class _GameReader:
                 kind = piece.lastgroup
                 end, end_line, end_column = consumed, line, consumed - 1 + left
                 if kind == "turn":
+                    if pending >= 0:
+                        self.lone_turn_number_at(pending_token, pending, piece.group())
+                    pending_token, pending = token, at
                     numbering.side, numbering.turn = next_side, next_turn
                     self.turn_number(token, piece, numbering, in_variation and not plays)
                     next_side, next_turn = numbering.side, numbering.turn
                     continue
                 had_play = True
+                pending = -1
                 side, turn = next_side, next_turn
                 if next_side == "white":
                     next_side = "black"
@@ -647,7 +711,13 @@ class _GameReader:
             span = new_tuple(Span, (begin_line, begin_column, end_line, end_column))
             plays.append(new_play(side, turn, dice, tuple(moves), text[begin:end], span))
         numbering.side, numbering.turn = next_side, next_turn
+        numbering.pending = (pending_token, pending) if pending >= 0 else None
         return had_play
+
+    def lone_turn_number_at(self, token: Token, at: int, found: str) -> None:
+        numbering = _Numbering(0, "white")
+        numbering.pending = (token, at)
+        self.lone_turn_number(numbering, found)
 
     def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int]:
         first = piece.group(5) or piece.group(7)
@@ -705,7 +775,7 @@ class _GameReader:
         offsets: list[int] = []
         at = start
         for part in parts:
-            hit = part[-1] == "*"
+            hit = part.endswith("*")
             name = part[:-1] if hit else part
             point = _point(name)
             if point > BAR:
@@ -728,7 +798,9 @@ class _GameReader:
 
 #: the moves of the step words met so far, as (start, end, count, hit, first, last character)
 _STEP_SHAPES: dict[str, tuple[tuple[int, int, int, bool, int, int], ...]] = {}
-_STEP = re.compile(r"((?:\d+|(?i:bar|off))\*?(?:/(?:\d+|(?i:bar|off))\*?)+)(?:\((\d+)\)(\*?))?\Z")
+_STEP = re.compile(
+    r"((?:[0-9]+|(?i:bar|off))\*?(?:/(?:[0-9]+|(?i:bar|off))\*?)+)(?:\(([0-9]+)\)(\*?))?\Z"
+)
 
 
 def _step_shape(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
@@ -822,8 +894,11 @@ def _at(token: Token) -> tuple[int, int]:
 
 
 def _comment_text(token: Token) -> str:
+    """A comment's words: inside its braces, or its ; lines joined by newlines."""
     text = str(token).strip()
-    return text[1:-1].strip() if text[0] == "{" else text[1:].strip()
+    if text[0] == "{":
+        return text[1:-1].strip()
+    return "\n".join(line.strip()[1:].strip() for line in text.split("\n"))
 
 
 _TAG_CHECKS: dict[str, tuple[re.Pattern[str], str]] = {
@@ -841,7 +916,7 @@ _TAG_CHECKS: dict[str, tuple[re.Pattern[str], str]] = {
 
 _TAG_LINE = re.compile(r"[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)")
 _TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+"')
-_RESULT_WORD = re.compile(r"\d+-\d+|\*")
+_RESULT_WORD = re.compile(r"[0-9]+-[0-9]+|\*")
 
 
 def _ends_with_result(code: str) -> bool:
@@ -850,7 +925,7 @@ def _ends_with_result(code: str) -> bool:
     return bool(words) and _RESULT_WORD.fullmatch(words[-1]) is not None
 
 
-_CONTINUES = re.compile(r"\s*(?:(?:\d+|(?i:bar|off))\*?/|(?i:pass)\b|--|:)")
+_CONTINUES = re.compile(r"\s*(?:(?:[0-9]+|(?i:bar|off))\*?/|(?i:pass)\b|--|:)")
 
 
 def _code(line: str, start: int) -> tuple[str, bool]:
@@ -897,9 +972,10 @@ def _games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
             close = line.find("}")
             if close < 0:
                 if _TAG_START.match(line):
-                    # An unclosed comment: give up on it here and start the next game.
+                    # An unclosed comment: give up on it here and start the next game (whose
+                    # tag line this is: the result before the comment ended nothing more).
                     yield first, chunk
-                    chunk, moves, names, in_comment = [], False, set(), False
+                    chunk, moves, names, in_comment, ended = [], False, set(), False, False
                 else:
                     chunk.append(line)
                     continue
@@ -1205,8 +1281,120 @@ def _parse_chunk(text: str, first_line: int, file: str | None, index: int) -> Ga
         items: Any = _parser().parse(text)  # a list: the transformer's start() made it
     except UnexpectedInput as error:
         reader.syntax_error(error)
+        _resynchronise(reader, error)
         return _salvage(reader)
     return reader.build(items)
+
+
+#: after this many syntax errors in one game, the rest of it is not checked
+MAX_SYNTAX_ERRORS = 100
+
+#: what the resynchronisation scan steps over: comments (an unclosed one runs to the end), tags,
+#: parentheses, turn numbers that begin a word, other words, spaces
+_SCAN = re.compile(
+    r"\{[^}]*\}?|;[^\n]*|\[[^\]\n]*\]?|(?P<open>\()|(?P<close>\))"
+    r"|(?<!\S)(?P<turn>[0-9]+\.)|[^\s{;\[()]+|\s+"
+)
+
+
+def _turn_starts(text: str) -> list[int]:
+    """Where the turn numbers of the main line begin (outside comments, tags and variations)."""
+    starts = []
+    depth = 0
+    for match in _SCAN.finditer(text):
+        kind = match.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(depth - 1, 0)
+        elif kind == "turn" and depth == 0:
+            starts.append(match.start())
+    return starts
+
+
+def _resynchronise(reader: _GameReader, error: UnexpectedInput) -> None:
+    """After a syntax error, check the rest of the game from the next turn number of its main line.
+
+    Like python-chess's PGN reader, which goes on after an error, so that a transcriber sees every
+    slip of a game in one run. Each stretch is parsed on its own: the main line from the next
+    turn number after the error (numbered as that number says) and, before the error, the text up
+    to the turn number where the error's stretch begins, for the reader's own checks (points,
+    dice, tags...). The game stays unreadable as a whole: only errors are gathered.
+    """
+    text = reader.text
+    starts = _turn_starts(text)
+    start = 0  # where the stretch that failed began
+    syntax_errors = 1
+    while True:
+        at = _error_offset(error)
+        if at is None:
+            break
+        at += start - _column_at(text, start)  # the piece parsed was padded to its column
+        before = [s for s in starts if start < s <= at]
+        if before:
+            _check_stretch(reader, start, before[-1])
+        after = [s for s in starts if s > at]
+        if not after or syntax_errors >= MAX_SYNTAX_ERRORS:
+            break
+        start = after[0]
+        sub, piece = _stretch(reader, start, len(text))
+        try:
+            items: Any = _parser().parse(piece)
+        except UnexpectedInput as again:
+            sub.syntax_error(again)
+            reader.errors.extend(sub.errors)
+            syntax_errors += 1
+            error = again
+            continue
+        sub.build(items, _numbering_at(text, start))
+        reader.errors.extend(sub.errors)
+        break
+    reader.errors.sort(key=lambda e: (e.line or 0, e.column or 0))
+
+
+def _error_offset(error: UnexpectedInput) -> int | None:
+    """Where in the parsed text Lark stopped (None at the end of the text)."""
+    if isinstance(error, UnexpectedCharacters):
+        return error.pos_in_stream
+    if not isinstance(error, UnexpectedToken) or error.token.type == "$END":
+        return None
+    start: int | None = error.token.start_pos
+    return start
+
+
+def _column_at(text: str, offset: int) -> int:
+    """How many characters of its line come before ``offset``."""
+    return offset - (text.rfind("\n", 0, offset) + 1)
+
+
+def _stretch(reader: _GameReader, start: int, stop: int) -> tuple[_GameReader, str]:
+    """A reader and a text for ``text[start:stop]``, whose lines and columns are the game's."""
+    text = reader.text
+    lines_before = text.count("\n", 0, start)
+    piece = " " * _column_at(text, start) + text[start:stop]
+    sub = _GameReader(piece, reader.offset + lines_before + 1, reader.file, reader.index)
+    sub._lines = text.split("\n")[lines_before:]  # errors quote the game's own lines
+    return sub, piece
+
+
+def _numbering_at(text: str, start: int) -> _Numbering | None:
+    """The numbering a turn number at ``start`` says (``None``: the game's own start)."""
+    if start == 0:
+        return None
+    piece = _PIECE.match(text, start)
+    assert piece is not None and piece.lastgroup == "turn"
+    return _Numbering(int(piece.group(2)), "black" if piece.group(3) else "white")
+
+
+def _check_stretch(reader: _GameReader, start: int, stop: int) -> None:
+    """The reader's own errors in a stretch before a syntax error, if the stretch parses alone."""
+    sub, piece = _stretch(reader, start, stop)
+    try:
+        items: Any = _parser().parse(piece)
+    except UnexpectedInput:
+        return  # cut inside something (a variation...): its syntax error is the one reported
+    sub.build(items, _numbering_at(reader.text, start))
+    reader.errors.extend(sub.errors)
 
 
 def _salvage(reader: _GameReader) -> GameRecord:
@@ -1238,8 +1426,12 @@ def _escape(value: str) -> str:
 
 
 def _comment(text: str) -> str:
-    # A comment holding a "}" can only be written as a ";" comment, which ends its line.
-    return f"; {text}\n" if "}" in text else "{" + text + "}"
+    # A comment holding a "}", or a line that would begin a game's tags, is written as ";" lines
+    # (each ends its line; the reader joins a run of them into one comment again).
+    lines = text.split("\n")
+    if "}" in text or any(_TAG_START.match(line) for line in lines[1:]):
+        return "".join(f"; {line}\n" if line else ";\n" for line in lines)
+    return "{" + text + "}"
 
 
 def _ordered_tags(tags: dict[str, str]) -> list[str]:

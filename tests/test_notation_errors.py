@@ -25,7 +25,7 @@ def test_every_slip_has_examples_and_a_known_way_to_be_matched() -> None:
     }
     for slip in SLIPS:
         assert slip["examples"], slip["name"]
-        assert slip["match"] in ("state", "found", "reader"), slip["name"]
+        assert slip["match"] in ("state", "found", "lexer", "reader"), slip["name"]
     assert list(slips()) == [slip["name"] for slip in SLIPS]
 
 
