@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote, urlencode, urljoin
 
 import pytest
@@ -103,6 +103,12 @@ def server(archive: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def _hrefs(text: str, xpath: str = "//a/@href") -> list[str]:
+    """The links of a page (``xpath`` selects their ``href`` attributes)."""
+    found = cast(list[Any], html.fromstring(text).xpath(xpath))
+    return [str(href) for href in found]
 
 
 def _sql(server: str, sql: str) -> tuple[int, dict[str, Any]]:
@@ -201,9 +207,7 @@ def test_every_sort_link_offered_works(server: str) -> None:
         url = f"{server}/{NAME}/{quote(name)}"
         status, text = _get(url)
         assert status == 200, url
-        links = {
-            href for href in html.fromstring(text).xpath("//table//th//a/@href") if "_sort" in href
-        }
+        links = {href for href in _hrefs(text, "//table//th//a/@href") if "_sort" in href}
         for href in sorted(links):
             status, text = _get(urljoin(url, href))
             assert status == 200, (name, href, text[:300])
@@ -250,7 +254,7 @@ def test_served_under_a_safe_name_and_the_plugin_links_work(server: str) -> None
         status, text = _get(server + path)
         assert status == 200, path
         assert "onerror=alert(99)" not in text, path  # nothing of the file's name as markup
-        for href in html.fromstring(text).xpath("//a/@href"):
+        for href in _hrefs(text):
             plugin = any(f"/-/{page}/" in href for page in ("game", "player", "position"))
             if plugin and href.startswith("/"):
                 followed += 1
