@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache, lru_cache
@@ -28,7 +29,8 @@ from urllib.parse import quote
 from datasette import hookimpl as _datasette_hookimpl
 from datasette.database import QueryInterrupted
 from datasette.utils import sqlite_timelimit
-from datasette.utils.asgi import NotFound, Response
+from datasette.utils.asgi import BadRequest, NotFound, Response
+from datasette.views.base import DatasetteError
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup, escape
 
@@ -65,6 +67,19 @@ _CELL_COLUMNS = frozenset(
     | {"id", "game_id", "other_id", "plies", "white", "black", "white_id", "black_id"}
     | {"player_id", "opponent_id", "name", "player", "opponent", "turn"}
 )
+
+#: the longest string or blob any query may make or read, in bytes (SQLITE_LIMIT_LENGTH): a
+#: hundred times the longest record of the corpus, and short enough that one call of a
+#: quadratic function (``instr``, ``replace``) on two such values ends near the time limit
+VALUE_LIMIT = 256 * 1024
+#: the most bytes of values one query may hand back to Python (its rows, all columns)
+QUERY_BYTES_LIMIT = 32 * 1024 * 1024
+#: SQL functions a visitor's query may not call (see :func:`_authorize`)
+DENIED_FUNCTIONS = frozenset({"fts3_tokenizer", "printf", "format"})
+#: the largest integer SQLite stores: a larger id is no row of the archive
+SQLITE_MAX_INT = 2**63 - 1
+#: the highest ``?page=`` of the plugin's pages: its offset, doubled, stays within SQLite's int
+MAX_PAGE = SQLITE_MAX_INT // (PAGE_ROWS * 4)
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -246,6 +261,87 @@ def _cell_link(
     if table in ("player_records", "head_to_head") and column in ("player_id", "opponent_id"):
         return player_url(datasette, database, value), str(value)
     return None
+
+
+# -- what a visitor's query may cost -------------------------------------------------------------
+
+
+class QueryTooLarge(sqlite3.OperationalError):
+    """A query's rows passed :data:`QUERY_BYTES_LIMIT`: refused like an invalid query (400)."""
+
+
+class _RowBudget:
+    """A connection's row factory that counts the bytes each query's rows bring into Python.
+
+    SQLite's length limit bounds one value; this bounds a query: a thousand rows of many
+    columns of near-limit values would otherwise still be gigabytes. Each connection runs one
+    query at a time, so the count restarts with each new cursor.
+    """
+
+    def __init__(self, limit: int = QUERY_BYTES_LIMIT) -> None:
+        self.limit = limit
+        self.cursor: weakref.ref[sqlite3.Cursor] | None = None
+        self.used = 0
+
+    def __call__(self, cursor: sqlite3.Cursor, values: tuple[Any, ...]) -> sqlite3.Row:
+        if self.cursor is None or self.cursor() is not cursor:
+            self.cursor = weakref.ref(cursor)
+            self.used = 0
+        for value in values:
+            self.used += len(value) if isinstance(value, (str, bytes)) else 8
+        if self.used > self.limit:
+            raise QueryTooLarge(
+                f"the query's results pass {self.limit // (1024 * 1024)} MB: "
+                "ask for fewer rows or columns"
+            )
+        return sqlite3.Row(cursor, values)
+
+
+def _authorize(action: int, arg1: str | None, arg2: str | None, *_: str | None) -> int:
+    """SQLite's authorizer: deny the functions of :data:`DENIED_FUNCTIONS`.
+
+    ``fts3_tokenizer('simple')`` returns a pointer of the server's memory (and with an argument
+    would install a tokenizer from one); Python 3.11 cannot switch it off through
+    ``setconfig``. ``printf``/``format`` with a width or precision of hundreds of millions runs
+    for seconds inside one call, out of the time limit's reach, even when the length limit
+    refuses its result.
+    """
+    if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() in DENIED_FUNCTIONS:
+        return sqlite3.SQLITE_DENY
+    return sqlite3.SQLITE_OK
+
+
+@hookimpl
+def prepare_connection(conn: sqlite3.Connection, database: str, datasette: Any) -> None:
+    """Bound what any query may cost: the time limit holds only between SQLite's steps, and
+    one value built in a single step (``zeroblob(200000000)``) took 19 s and 6 GB."""
+    if database == "_internal":
+        return  # Datasette's own catalogue, never a visitor's
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, VALUE_LIMIT)
+    conn.set_authorizer(_authorize)
+    conn.row_factory = _RowBudget()
+
+
+@hookimpl
+def handle_exception(datasette: Any, request: Any, exception: Exception) -> None:
+    """A visitor's mistake answered 400 rather than 500: a column not offered for sorting
+    (``?_sort=canonical``), a value past :data:`VALUE_LIMIT`. Datasette's own error page still
+    answers; only the status is the visitor's."""
+    if isinstance(exception, DatasetteError) and str(exception.message).startswith(
+        "Cannot sort table by"
+    ):
+        exception.status = 400
+
+
+def _page(request: Any) -> int:
+    """The ``?page=`` of a plugin page: 0 unless a whole number; past :data:`MAX_PAGE`, 400."""
+    try:
+        page = max(0, int(request.args.get("page", 0)))
+    except ValueError:
+        return 0
+    if page > MAX_PAGE:
+        raise BadRequest(f"page must be at most {MAX_PAGE}")
+    return page
 
 
 # -- static files, templates ---------------------------------------------------------------------
@@ -518,10 +614,7 @@ async def position_view(datasette: Any, request: Any) -> Response:
         play["url"] = position_url(datasette, name, play["key_after"])
         play["dice_text"] = dice_text(play["dice"])
         play["net"] = (play["points_won"] or 0) - (play["points_lost"] or 0)
-    try:
-        page = max(0, int(request.args.get("page", 0)))
-    except ValueError:
-        page = 0
+    page = _page(request)
     games = await _games_reaching(db, key, page * PAGE_ROWS, PAGE_ROWS + 1)
     more = len(games) > PAGE_ROWS
     games = games[:PAGE_ROWS]
@@ -651,7 +744,11 @@ async def _games_reaching(db: Any, key: str, offset: int, limit: int) -> list[di
 
 async def player_view(datasette: Any, request: Any) -> Response:
     db, name = await _archive(datasette, request, ("games", "players"))
-    player_id = int(request.url_vars["player_id"])
+    digits = request.url_vars["player_id"]  # the route takes digits only
+    # past SQLite's largest integer (or Python's longest int text) no player can be found
+    if len(digits) > len(str(SQLITE_MAX_INT)) or int(digits) > SQLITE_MAX_INT:
+        raise NotFound(f"No player {digits[:40]} in {name}")
+    player_id = int(digits)
     players = await _rows(db, "select * from players where id = ?", [player_id])
     if not players:
         raise NotFound(f"No player {player_id} in {name}")
@@ -698,10 +795,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
             if opponent["opponent_id"] is not None
             else None
         )
-    try:
-        page = max(0, int(request.args.get("page", 0)))
-    except ValueError:
-        page = 0
+    page = _page(request)
     games = await _rows(
         db,
         "select * from (select id, date, white, black, white_id, black_id, result, winner, "

@@ -1,13 +1,17 @@
 """Datasette metadata for an archive: titles, descriptions, column notes, facets, canned queries.
 
 Datasette 0.65 reads all of this from its metadata (1.0 moved part of it to a config file). The
-database's name is the file's stem, so the metadata is built for a name rather than shipped as a
-fixed file; ``jacquet serve`` passes it to Datasette, and ``jacquet serve --metadata-json`` (or
-:func:`archive_metadata` from Python) prints it for anyone running ``datasette`` by hand.
+database's name comes from the file's name (:func:`database_name`), so the metadata is built for
+a name rather than shipped as a fixed file; ``jacquet serve`` passes it to Datasette, and
+``jacquet serve --metadata-json`` (or :func:`archive_metadata` from Python) prints it for anyone
+running ``datasette`` by hand.
 """
 
 from __future__ import annotations
 
+import os
+import re
+from pathlib import Path
 from typing import Any
 
 from . import __version__
@@ -167,7 +171,9 @@ _TABLES: dict[str, dict[str, Any]] = {
         # the id columns are indexed (and labelled through players/events): quick on a
         # large archive, where a facet on a text column would read every row
         "facets": ["rules", "result", "status", "year", "event_id", "white_id", "black_id"],
+        # the primary key too: Datasette offers its header as a sort link whatever the list says
         "sortable_columns": [
+            "id",
             "date",
             "year",
             "round",
@@ -198,14 +204,21 @@ _TABLES: dict[str, dict[str, Any]] = {
         "description": "Every position reached in the archive, with the number of games reaching "
         "it. Follow a diagram to the plays made from it and the games through it.",
         # sortable by games on request; not by default, since that sort reads every position
-        "sortable_columns": ["games", "white_pips", "black_pips", "white_off", "black_off"],
+        "sortable_columns": [
+            "key",
+            "games",
+            "white_pips",
+            "black_pips",
+            "white_off",
+            "black_off",
+        ],
         "size": 25,
     },
     "players": {
         "title": "Players",
         "description": "Everyone named as White or Black, names normalised for matching.",
         "label_column": "name",
-        "sortable_columns": ["name"],
+        "sortable_columns": ["id", "name"],
         "sort": "name",
     },
     "events": {
@@ -252,6 +265,23 @@ _TABLES: dict[str, dict[str, Any]] = {
         "description": "Games with an illegal play, a wrong result or a syntax error.",
     },
 }
+
+#: the name an archive is served under when its file's name leaves nothing of a slug
+DEFAULT_DATABASE_NAME = "archive"
+
+
+def database_name(path: str | os.PathLike[str]) -> str:
+    """The name (and URL route) an archive is served under: its file's stem as a slug.
+
+    Letters, digits, ``_`` and ``-`` are kept, every other run becomes one ``-``, and it starts
+    and ends with a letter or digit (``games.v2.db`` is ``games-v2``, ``x"><img src=x>.db`` is
+    ``x-img-src-x``). Datasette 0.65 writes the name unescaped into foreign-key links, and a dot or
+    a space in it made every plugin link miss: a name from the file could run a script or break
+    the pages. A stem with nothing to keep is :data:`DEFAULT_DATABASE_NAME`.
+    """
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(path).stem).strip("-_")
+    return slug or DEFAULT_DATABASE_NAME
+
 
 #: the keys of the two start positions (either side may move first)
 START_KEYS = (Position.start().key(), Position.start().with_turn("black").key())

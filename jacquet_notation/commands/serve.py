@@ -59,9 +59,9 @@ def build_datasette(
     """
     from datasette.app import Datasette
 
-    from ..metadata import archive_metadata
+    from ..metadata import archive_metadata, database_name
 
-    name = Path(db).stem
+    name = database_name(db)
     inspected = None
     if counts is not None:
         # Datasette's own form for what ``datasette inspect`` measured; no hash: one would
@@ -74,13 +74,29 @@ def build_datasette(
                 "tables": {table: {"count": count} for table, count in counts.items()},
             }
         }
-    return Datasette(
+    datasette = Datasette(
         immutables=[os.fspath(db)],
         metadata=archive_metadata(name),
         settings={**serve_settings(time_limit_ms), **(settings or {})},
         cors=False,
         inspect_data=inspected,
     )
+    _serve_as(datasette, name)
+    return datasette
+
+
+def _serve_as(datasette: Any, name: str) -> None:
+    """Serve Datasette's one file database under ``name`` rather than the file's stem.
+
+    Datasette names a file's database after its stem, which may hold markup (written raw into
+    foreign-key links by Datasette 0.65) or a dot (which sends every plugin link astray); see
+    :func:`..metadata.database_name`. The database itself stays as Datasette opened it.
+    """
+    (current,) = [key for key, db in datasette.databases.items() if db.path is not None]
+    if current != name:
+        database = datasette.databases[current]
+        datasette.remove_database(current)
+        datasette.add_database(database, name=name)
 
 
 def table_counts(db: str | os.PathLike[str]) -> dict[str, int]:
@@ -219,9 +235,9 @@ def serve(
             archive_records(archive_path, paths, encoding)
             db = archive_path
     if metadata_json:
-        from ..metadata import archive_metadata
+        from ..metadata import archive_metadata, database_name
 
-        click.echo(json.dumps(archive_metadata(Path(db).stem), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(archive_metadata(database_name(db)), indent=2, ensure_ascii=False))
         return
     with domain_errors():
         try:
