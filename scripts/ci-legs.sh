@@ -13,6 +13,12 @@ mkdir -p artifacts
 venvs=$(mktemp -d)
 trap 'rm -rf "$venvs"' EXIT
 
+# pip, without the warning it gives for every package where a configured index folder is absent
+pip_install() {
+  python3 -m pip install -q --disable-pip-version-check "$@" \
+    2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2)
+}
+
 # The first of these Pythons that runs (a pyenv shim names versions it will not run).
 first_python() {
   for candidate in "$@"; do
@@ -34,9 +40,8 @@ for leg in "${legs[@]}"; do
       "$python" -m venv "$venvs/newest"
       (
         . "$venvs/newest/bin/activate"
-        python3 -m pip install -q --disable-pip-version-check --upgrade pip
-        python3 -m pip install -q --disable-pip-version-check \
-          --upgrade --upgrade-strategy eager -e '.[test]'
+        pip_install --upgrade pip
+        pip_install --upgrade --upgrade-strategy eager -e '.[test]'
         python3 -m pip freeze --exclude-editable > artifacts/newest-freeze.txt
         JACQUET_CONSTRAINTS=artifacts/newest-freeze.txt bash scripts/test.sh -m "not slow"
       )
@@ -46,7 +51,7 @@ for leg in "${legs[@]}"; do
       "$python" -m venv "$venvs/oldest"
       (
         . "$venvs/oldest/bin/activate"
-        python3 -m pip install -q --disable-pip-version-check -e '.[test]' -c constraints/lowest.txt
+        pip_install -e '.[test]' -c constraints/lowest.txt
         python3 -m pip freeze --exclude-editable > artifacts/oldest-freeze.txt
         JACQUET_CONSTRAINTS=constraints/lowest.txt bash scripts/test.sh -m "not slow"
       )

@@ -9,7 +9,8 @@ command -v "$python" >/dev/null 2>&1 || python=python3
 venv=$(mktemp -d)
 trap 'rm -rf "$venv"' EXIT
 "$python" -m venv "$venv"
-"$venv/bin/python" -m pip install -q --disable-pip-version-check -e '.[test]'
+"$venv/bin/python" -m pip install -q --disable-pip-version-check -e '.[test]' \
+  2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2)
 {
   echo "# The versions CI installs (scripts/test.sh); renewed by scripts/lock.sh on $($venv/bin/python --version)."
   "$venv/bin/python" -m pip freeze --exclude-editable

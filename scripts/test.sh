@@ -24,8 +24,14 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# pip, without the warning it gives for every package where a configured index folder is absent
+pip_install() {
+  python3 -m pip install -q --disable-pip-version-check "$@" \
+    2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2)
+}
+
 constraints=${JACQUET_CONSTRAINTS-constraints/ci.txt}
-python3 -m pip install -q --disable-pip-version-check -e '.[test]' ${constraints:+-c "$constraints"}
+pip_install -e '.[test]' ${constraints:+-c "$constraints"}
 echo "test.sh: $(python3 --version), constraints: ${constraints:-none (newest allowed)}"
 python3 -m ruff check jacquet_notation tests bench
 python3 -m ruff format --check jacquet_notation tests bench
