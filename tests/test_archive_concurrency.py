@@ -7,12 +7,18 @@ Loopback only, bounded in requests and seconds; nothing here measures time (the 
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -182,3 +188,104 @@ def test_the_writer_ends_quietly_when_the_importer_is_killed(
     assert "Traceback" not in shown
     assert len(shown.strip().splitlines()) <= 1, shown
     assert rows(db, "SELECT count(*) FROM imports WHERE status = 'complete'") == [(0,)]
+
+
+# -- jacquet serve during an import --------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def served(corpus: tuple[Path, list[Path]], tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """``jacquet serve`` (two server processes) on an archive of the first file."""
+    old, _ = corpus
+    db = tmp_path / "served.db"
+    import_paths(db, [str(old)])
+    port = free_port()
+    server = subprocess.Popen(
+        jacquet("serve", str(db), "--port", str(port), "--workers", "2"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while status(f"{base}/-/versions.json") != 200:
+            assert server.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        with urllib.request.urlopen(f"{base}/-/databases.json", timeout=30) as response:
+            (database,) = json.loads(response.read())
+        yield db, f"{base}/{database['name']}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def status(url: str) -> int:
+    """The HTTP status of ``url`` (0 when nothing answers)."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            response.read()
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0
+
+
+def test_serve_answers_every_page_right_during_and_after_an_import(
+    corpus: tuple[Path, list[Path]], served: tuple[Path, str], tmp_path: Path
+) -> None:
+    old, files = corpus
+    db, base = served
+    # the games each new file brings, known beforehand from an archive of their own
+    reference = tmp_path / "reference.db"
+    import_paths(reference, [str(path) for path in files])
+    expected = game_ids(reference)
+    known = list(game_ids(db)[str(old)])
+    importing = subprocess.Popen(
+        jacquet("archive", str(db), *map(str, files)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    pick = random.Random(14)
+    committed: set[str] = set()
+    tables = ["games", "turns", "positions", "imports", "occurrences", "players"]
+    failures: list[str] = []
+    requests = during = 0
+    deadline = time.monotonic() + 300
+    while requests < 3000 and time.monotonic() < deadline:
+        running = importing.poll() is None
+        # which files had committed before the pages below are asked for
+        for (path,) in rows(db, "SELECT path FROM imports WHERE status = 'complete'"):
+            if str(path) not in committed and str(path) in expected:
+                committed.add(str(path))
+                known.extend(expected[str(path)])
+        for url in (
+            f"{base}/-/game/{pick.choice(known)}",
+            f"{base}/-/game/{pick.choice(known)}?ply=1",
+            f"{base}/{pick.choice(tables)}",
+        ):
+            code = status(url)
+            requests += 1
+            during += running
+            if code != 200:
+                failures.append(f"{code} {url}")
+        if not running:
+            break
+    assert importing.wait(timeout=300) == 0, importing.stderr.read() if importing.stderr else ""
+    assert failures == []
+    assert during >= 30, during  # pages asked for while the import ran
+    print(f"{requests} requests, {during} during the import, {len(committed)} files seen")
+    # after the import, with no restart: every game of every file has its page
+    for game in [game for ids in expected.values() for game in ids]:
+        assert status(f"{base}/-/game/{game}") == 200, game
