@@ -25,7 +25,7 @@ import sqlite3
 import sys
 import time
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -52,6 +52,10 @@ SCHEMA_VERSION = 1
 BATCH = 32
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
+
+#: how long an import (or a rebuild) waits for another process writing to the same archive: a
+#: process writes one file at a time, and a file of 100,000 games takes about three minutes
+WAIT_SECONDS: float = 600.0
 
 #: a connection rows are written through: Python's own (sqlite-utils' connection, for a rebuild
 #: or a migration), or APSW's (the writer process of an import, see :func:`_connect_writer`).
@@ -416,46 +420,75 @@ def _check_file(path: str) -> None:
         )
 
 
+def busy_error(path: str) -> ArchiveError:
+    """What an import says when another process kept the archive's write lock too long."""
+    return ArchiveError(
+        f"{path}: another process is writing to this archive; gave up after waiting "
+        f"{WAIT_SECONDS:g} s for it (run the import again when it is done)"
+    )
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
+
+
+def _check_layout(path: str, database: sqlite_utils.Database) -> tuple[int, set[str]]:
+    """The schema version and tables of ``database``; raises for one that is not an archive."""
+    version = int(database.conn.execute("PRAGMA user_version").fetchone()[0])
+    tables = set(database.table_names())
+    if version > SCHEMA_VERSION:
+        raise ArchiveError(
+            f"{path}: archive schema version {version} is newer than this jacquet "
+            f"({SCHEMA_VERSION}); upgrade jacquet-notation"
+        )
+    if version == 0 and tables and "games" not in tables:
+        raise ArchiveError(f"{path}: an SQLite file, but not a jacquet archive")
+    return version, tables
+
+
 def open_archive(db: str | os.PathLike[str]) -> sqlite_utils.Database:
     """Open (creating or migrating if needed) the archive at ``db``, in WAL mode.
 
     Raises :class:`ArchiveError` for a file that is not SQLite, truncated, written by a newer
-    version, or an SQLite file holding something else.
+    version, an SQLite file holding something else, or one another process kept locked for
+    longer than :data:`WAIT_SECONDS`.
     """
     path = os.fspath(db)
     _check_file(path)
     try:
-        conn = sqlite3.connect(path, timeout=60, check_same_thread=False)
+        conn = sqlite3.connect(path, timeout=WAIT_SECONDS, check_same_thread=False)
     except sqlite3.Error as error:
         raise ArchiveError(f"{path}: cannot open the archive: {error}") from None
     database = sqlite_utils.Database(conn, execute_plugins=False)
     try:
         conn.execute("PRAGMA foreign_keys = ON")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        tables = set(database.table_names())
-        if version > SCHEMA_VERSION:
-            raise ArchiveError(
-                f"{path}: archive schema version {version} is newer than this jacquet "
-                f"({SCHEMA_VERSION}); upgrade jacquet-notation"
-            )
-        if version == 0 and tables and "games" not in tables:
-            raise ArchiveError(f"{path}: an SQLite file, but not a jacquet archive")
+        _check_layout(path, database)  # before WAL mode is set on a file that is no archive
         if database.journal_mode != "wal":
             database.enable_wal()
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA cache_size = -65536")
+        # Read again under the write lock: two imports opening a new file at once must not
+        # both create (or migrate) it; the second waits, then finds the schema made.
+        conn.execute("BEGIN IMMEDIATE")
+        version, tables = _check_layout(path, database)
         if version == 0 and not tables:
-            with database.atomic():
-                _create_schema(database)
+            _create_schema(database)
         elif version < SCHEMA_VERSION:
             _migrate(database, version)
         else:
             # Added within version 1 (before any release): archives made earlier get it here.
             database.table("games").create_index(["result"], if_not_exists=True)
+        conn.execute("COMMIT")
     except sqlite3.DatabaseError as error:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         conn.close()
+        if _is_busy(error):
+            raise busy_error(path) from None
         raise ArchiveError(f"{path}: not a usable archive: {error}") from None
     except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         conn.close()
         raise
     return database
@@ -974,6 +1007,16 @@ def _sha256(path: str) -> str:
     return digest.hexdigest()
 
 
+def _imported(conn: _Connection, sha: str | None) -> int | None:
+    """The import that already brought the file of this sha256, if any."""
+    found = conn.execute(
+        "SELECT id FROM imports WHERE sha256 = ? AND status IN ('complete', 'unreadable') "
+        "ORDER BY id LIMIT 1",
+        (sha,),
+    ).fetchone()
+    return None if found is None else int(found[0])
+
+
 def _new_import(
     conn: _Connection,
     path: str | None,
@@ -1078,7 +1121,7 @@ def _connect_writer(path: str) -> apsw.Connection:
     frozen, and garbage is collected before the fork).
     """
     conn = apsw.Connection(path)
-    conn.set_busy_timeout(60_000)
+    conn.set_busy_timeout(int(WAIT_SECONDS * 1000))
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
@@ -1099,6 +1142,11 @@ _SQLITE3_ERRORS: tuple[tuple[type[apsw.Error], type[sqlite3.Error]], ...] = (
     (apsw.CantOpenError, sqlite3.OperationalError),
     (apsw.ReadOnlyError, sqlite3.OperationalError),
 )
+
+
+def _data_version(conn: apsw.Connection) -> int:
+    """A number that changes whenever another connection commits to the file."""
+    return int(next(iter(conn.execute("PRAGMA data_version")))[0])
 
 
 def _picklable(error: BaseException) -> BaseException:
@@ -1146,6 +1194,8 @@ def _serve(
     import_id = 0
     deferred = False
     added = 0
+    #: the file's change counter as of the name caches (it moves when another process commits)
+    seen = _data_version(conn)
     failure: BaseException | None = None
     # the games this process read itself: counts, and the error lines of each of its batches
     counts = {"valid": 0, "invalid": 0, "unreadable": 0}
@@ -1177,11 +1227,26 @@ def _serve(
                 counts = dict.fromkeys(counts, 0)
                 messages = []
                 try:
+                    # The write lock first, then the question whether the file is new: another
+                    # import may have committed it while this one waited for the lock.
                     conn.execute("BEGIN IMMEDIATE")
+                    earlier = _imported(conn, sha)
+                    if earlier is not None:
+                        conn.execute("ROLLBACK")
+                        replies.send(("ok", (earlier, True)))
+                        continue
+                    changes = _data_version(conn)
+                    if changes != seen:
+                        # another process wrote: the names it added are not in the caches
+                        writer.forget()
+                        seen = changes
                     import_id = _new_import(conn, name, sha)
                     if deferred:
                         _drop_key_indexes(conn)
-                    replies.send(("ok", import_id))
+                    replies.send(("ok", (import_id, False)))
+                except apsw.BusyError:
+                    _rollback(conn, writer)
+                    replies.send(("error", busy_error(path)))
                 except Exception as error:
                     _rollback(conn, writer)
                     replies.send(("error", _picklable(error)))
@@ -1220,6 +1285,10 @@ def _serve(
                 replies.send(("ok", 0))
             else:  # "quit"
                 return
+    except OSError:
+        # An answer to an importer that is gone (killed): the pipe is broken. Nothing to say,
+        # the file in progress is rolled back below.
+        return
     finally:
         _rollback(conn, writer)
         conn.close()
@@ -1311,10 +1380,13 @@ class _WriterProcess:
             raise self._gone() from None
         return self.pending <= 1 and self.writer_cpu < time.process_time() - self.started
 
-    def begin(self, name: str, sha: str | None, deferred: bool) -> int:
-        """Open the file's transaction in the writer; the file's import id."""
+    def begin(self, name: str, sha: str | None, deferred: bool) -> tuple[int, bool]:
+        """Open the file's transaction in the writer: the file's import id, and False; or, when
+        another import committed the same file meanwhile, that import's id, and True (nothing
+        is begun)."""
         self.send(("begin", name, sha, deferred))
-        return int(self.reply())
+        import_id, already = self.reply()
+        return int(import_id), bool(already)
 
     def rows(self, batch: list[_Rows]) -> None:
         self.send(("rows", batch))
@@ -1355,6 +1427,26 @@ class _WriterProcess:
         self.replies.close()
 
 
+@contextlib.contextmanager
+def _write_lock(conn: sqlite3.Connection, path: str) -> Iterator[None]:
+    """A transaction that holds the write lock from its start (BEGIN IMMEDIATE), so that what
+    it reads is still true when it writes, whatever another import does; committed at the end.
+    """
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as error:
+        if _is_busy(error):
+            raise busy_error(path) from None
+        raise
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
 class _Importer:
     """Imports files one transaction each, and counts what it did."""
 
@@ -1381,7 +1473,7 @@ class _Importer:
         self.summary.unreadable += 1
         self.summary.unreadable_files += 1
         self.summary.errors.append(message)
-        with self.db.atomic():
+        with _write_lock(self.conn, self.path):
             seen = self.conn.execute(
                 "SELECT 1 FROM imports WHERE path IS ? AND sha256 IS ? AND error IS ?",
                 (path, sha, message),
@@ -1428,13 +1520,11 @@ class _Importer:
         except OSError as error:
             self.unreadable_file(path, f"{path}: {error.strerror or error}")
             return
-        done = self.conn.execute(
-            "SELECT id FROM imports WHERE sha256 = ? AND status IN ('complete', 'unreadable') "
-            "ORDER BY id LIMIT 1",
-            (sha,),
-        ).fetchone()
+        # asked here first, to skip the file without starting the writer; asked again by the
+        # writer under the write lock, which decides (see _WriterProcess.begin)
+        done = _imported(self.conn, sha)
         if done is not None:
-            self.skip(done[0])
+            self.skip(done)
             return
         name = "<stdin>" if path == "-" else path
         self._read(name, sha, io.BytesIO(data) if data is not None else None)
@@ -1457,7 +1547,10 @@ class _Importer:
         except OSError:
             size = 0  # the reading below meets the same problem and reports it
         writer = self._writer()
-        import_id = writer.begin(name, sha, _key_indexes_deferred(self.conn, size))
+        import_id, already = writer.begin(name, sha, _key_indexes_deferred(self.conn, size))
+        if already:
+            self.skip(import_id)
+            return
         counts = {"valid": 0, "invalid": 0, "unreadable": 0}
         games = 0
         problem: str | None = None
@@ -1568,7 +1661,7 @@ def rebuild(db: str | os.PathLike[str], *, rules: Rules | None = None) -> Import
     """
     database = open_archive(db)
     try:
-        with fewer_collections(), database.atomic():
+        with fewer_collections(), _write_lock(database.conn, os.fspath(db)):
             return _rebuild(database, rules)
     finally:
         database.close()

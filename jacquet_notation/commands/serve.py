@@ -35,27 +35,24 @@ def is_sqlite_file(path: str | os.PathLike[str]) -> bool:
         return False
 
 
-def settle(db: str | os.PathLike[str]) -> None:
-    """Fold the write-ahead log into the file: immutable mode reads the main file only."""
-    connection = sqlite3.connect(db)
-    try:
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        connection.close()
-
-
 def build_datasette(
     db: str | os.PathLike[str],
     *,
     time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
     settings: dict[str, Any] | None = None,
     counts: dict[str, int] | None = None,
+    immutable: bool = True,
 ) -> Any:
-    """A Datasette serving ``db`` read-only (immutable), with the archive's metadata.
+    """A Datasette serving ``db`` read-only, with the archive's metadata.
 
     The plugin itself comes through the ``datasette`` entry point; this adds what plain
     ``datasette DB`` lacks: the metadata (titles, facets, canned queries) and the time limit.
-    ``counts`` (from :func:`table_counts`) spare every unfiltered table page its count.
+    ``immutable``: for a file nothing writes while it is served (SQLite then takes no locks and
+    Datasette keeps what it measured); ``jacquet serve`` passes False, since an import may write
+    to any archive at any time, and a file read as immutable while it changes reads as damaged.
+    Mutable, the file is opened read-only (``mode=ro``) as a reader of its write-ahead log.
+    ``counts`` (from :func:`table_counts`) spare every unfiltered table page of an immutable
+    file its count.
     """
     from datasette.app import Datasette
 
@@ -63,7 +60,7 @@ def build_datasette(
 
     name = database_name(db)
     inspected = None
-    if counts is not None:
+    if counts is not None and immutable:
         # Datasette's own form for what ``datasette inspect`` measured; no hash: one would
         # read the whole file, and nothing jacquet serves uses it
         inspected = {
@@ -75,7 +72,8 @@ def build_datasette(
             }
         }
     datasette = Datasette(
-        immutables=[os.fspath(db)],
+        [] if immutable else [os.fspath(db)],
+        immutables=[os.fspath(db)] if immutable else [],
         metadata=archive_metadata(name),
         settings={**serve_settings(time_limit_ms), **(settings or {})},
         cors=False,
@@ -100,14 +98,15 @@ def _serve_as(datasette: Any, name: str) -> None:
 
 
 def table_counts(db: str | os.PathLike[str]) -> dict[str, int]:
-    """The rows of every table of ``db``, counted once for the life of the server.
+    """The rows of every table of ``db``, as a reader sees them now (reading every table once).
 
     A file served immutable never changes, yet Datasette counts a table again on every visit
-    to its page: a third of a second for the turns of 100,000 games.
+    to its page: a third of a second for the turns of 100,000 games. Read-only and not
+    immutable, so that counting while an import writes sees the last file committed.
     """
     from datasette.utils import escape_sqlite  # a table name quoted as Datasette quotes it
 
-    connection = sqlite3.connect(f"{Path(db).resolve().as_uri()}?immutable=1", uri=True)
+    connection = sqlite3.connect(f"{Path(db).resolve().as_uri()}?mode=ro", uri=True)
     try:
         names = [
             row[0]
@@ -125,8 +124,9 @@ def serve_settings(time_limit_ms: int = DEFAULT_TIME_LIMIT_MS) -> dict[str, Any]
     """The Datasette settings ``jacquet serve`` runs with (also ``--setting`` pairs by hand)."""
     return {
         "sql_time_limit_ms": time_limit_ms,
-        # Immutable files never change: let browsers and proxies keep pages an hour.
-        "default_cache_ttl": 3600,
+        # An import may add games to the archive while it is served: pages are kept for
+        # seconds only (Datasette's default), so that new games and counts show soon.
+        "default_cache_ttl": 5,
         # Suggesting facets tries a query per column on every table page: on a large
         # archive that is most of the page's time, for suggestions the metadata makes.
         "suggest_facets": False,
@@ -241,13 +241,12 @@ def serve(
         return
     with domain_errors():
         try:
-            settle(db)
-            counts = table_counts(db)
-        except sqlite3.DatabaseError as error:  # a truncated or damaged file
+            table_counts(db)  # reads every table once: a truncated or damaged file fails here
+        except sqlite3.DatabaseError as error:
             raise CleanError(f"{db}: {error}") from error
     if workers is None:
         workers = min(os.cpu_count() or 1, 4)
-    _run(db, counts, time_limit_ms, host, port, workers)
+    _run(db, time_limit_ms, host, port, workers)
 
 
 #: how the parent process tells each server process what to serve (uvicorn imports the app)
@@ -258,7 +257,7 @@ def worker_app() -> Any:
     """The ASGI app of one server process, built from what :func:`_run` put in the environment."""
     config = json.loads(os.environ[_WORKER_CONFIG])
     datasette = build_datasette(
-        config["db"], time_limit_ms=config["time_limit_ms"], counts=config["counts"]
+        config["db"], time_limit_ms=config["time_limit_ms"], immutable=False
     )
     return FrozenAfterFirstRequest(datasette.app())
 
@@ -286,21 +285,19 @@ class FrozenAfterFirstRequest:
             gc.freeze()
 
 
-def _run(
-    db: str, counts: dict[str, int], time_limit_ms: int, host: str, port: int, workers: int
-) -> None:
+def _run(db: str, time_limit_ms: int, host: str, port: int, workers: int) -> None:
     """Start Datasette the way its own ``serve`` does: startup hooks, checks, then uvicorn.
 
     Datasette renders pages in Python on one thread, so one process uses one core; with more
-    workers, uvicorn starts that many processes sharing the port, and the archive, opened
-    immutable by each, needs no locking.
+    workers, uvicorn starts that many processes sharing the port, each a read-only reader of
+    the archive's write-ahead log (an import may write meanwhile).
     """
     import uvicorn
     from datasette.cli import check_databases, run_sync
 
     from ._uvicorn import LOOP, PROTOCOL
 
-    datasette = build_datasette(db, time_limit_ms=time_limit_ms, counts=counts)
+    datasette = build_datasette(db, time_limit_ms=time_limit_ms, immutable=False)
     run_sync(datasette.invoke_startup)
     try:
         run_sync(lambda: check_databases(datasette))
@@ -323,6 +320,6 @@ def _run(
         uvicorn.run(FrozenAfterFirstRequest(datasette.app()), **server)
         return
     os.environ[_WORKER_CONFIG] = json.dumps(
-        {"db": os.path.abspath(db), "time_limit_ms": time_limit_ms, "counts": counts}
+        {"db": os.path.abspath(db), "time_limit_ms": time_limit_ms}
     )
     uvicorn.run(f"{__name__}:worker_app", factory=True, workers=workers, loop=LOOP, **server)
