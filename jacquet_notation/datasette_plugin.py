@@ -453,6 +453,17 @@ def _ply_caption(ply: dict[str, Any] | None) -> str:
     return caption
 
 
+def _stop_note(ply: dict[str, Any]) -> str:
+    """Said at an illegal ply and every later one: the board no longer follows the captions."""
+    side = "White" if ply["side"] == "white" else "Black"
+    dots = "." if ply["side"] == "white" else "..."
+    play = ply["written"] or f"{ply['dice'] or ''}: (no move)"
+    return (
+        f"The line stopped at {ply['turn']}{dots} {side} {play}: the board stays at the position "
+        f"before it, and later plays are shown as written, not replayed. Why: {ply['error']}"
+    )
+
+
 async def game_view(datasette: Any, request: Any) -> Response:
     db, name = await _archive(datasette, request, ("games", "turns"))
     game_id = request.url_vars["game_id"]
@@ -474,12 +485,16 @@ async def game_view(datasette: Any, request: Any) -> Response:
     )
     # The board's states: 0 is the start, n the position after the n-th ply. After an illegal
     # ply the line stops, so its state shows the position it was written against.
-    # A play that was not replayed (after an illegal one) has no keys: the board stays put.
+    # A play that was not replayed (after an illegal one) has no keys: the board stays put, and
+    # its state says so (``stopped``), so that no caption seems to be what the board shows.
     start_key = (turns[0]["key_before"] if turns else None) or _start_key(game)
     states: list[dict[str, Any]] = [
-        {"ply": 0, "key": start_key, "caption": _ply_caption(None), "dice": ""}
+        {"ply": 0, "key": start_key, "caption": _ply_caption(None), "dice": "", "stopped": ""}
     ]
+    stopped = ""
     for ply in turns:
+        if not stopped and ply["error"]:
+            stopped = _stop_note(ply)
         states.append(
             {
                 "ply": ply["ply"],
@@ -487,6 +502,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
                 "caption": _ply_caption(ply),
                 "dice": dice_text(ply["dice"]),
                 "error": bool(ply["error"]),
+                "stopped": stopped,
             }
         )
     try:

@@ -544,11 +544,13 @@ def validate_play(
     if winner(position) is not None:
         raise IllegalPlayError("the game is over")
     steps_left = dice_steps(dice, rules)
-    written = [_written_move(move) for move in moves]
+    written = [_written_move(move, index) for index, move in enumerate(moves)]
     ctx = _Context(position, rules)
     best, failure = _realize_any_order(ctx, written, steps_left)
     if best is None:
-        raise IllegalPlayError(failure or "no legal way to play that")
+        if failure is None:
+            raise IllegalPlayError("no legal way to play that", move=0 if written else None)
+        raise IllegalPlayError(failure[1], move=failure[0])
     state, path = best
     if (
         rules.hitting
@@ -562,7 +564,9 @@ def validate_play(
         if ctx.structural:
             problem = ctx.problem(state)
             if problem is not None:
-                raise IllegalPlayError(f"{_notation(path)}: {problem}")
+                # a rule about the final position: the play as a whole breaks it, and a
+                # reader points at its first move
+                raise IllegalPlayError(f"{_notation(path)}: {problem}", move=0)
         if not (
             rules.bear_off == "rearmost"
             and _may_bear_off(ctx, sum(steps_left))
@@ -573,7 +577,8 @@ def validate_play(
     legal = search.plays_by_state
     if state in legal:
         return Play(path, ctx.position(state))
-    raise IllegalPlayError(_why_not_legal(ctx, state, path, steps_left, legal))
+    reason, move = _why_not_legal(ctx, state, path, steps_left, legal)
+    raise IllegalPlayError(reason, move=move)
 
 
 def _one_way(
@@ -609,7 +614,8 @@ def _one_way(
     options = " or ".join(_notation(p) for _, p in legal_ways)
     raise IllegalPlayError(
         f"{_point_name(start)}/{_point_name(move[1])} is ambiguous: it hits on one way and not "
-        f"the other; write {options}"
+        f"the other; write {options}",
+        move=0,
     )
 
 
@@ -944,15 +950,19 @@ def _make_play(steps: tuple[Step, ...], position: Position) -> Play:
     return play
 
 
-def _written_move(move: Sequence[int]) -> tuple[int, int]:
+def _written_move(move: Sequence[int], index: int) -> tuple[int, int]:
+    """The ``index``-th written move as ``(start, end)``, or IllegalPlayError pointing at it."""
     try:
         start, end = (int(x) for x in move)
     except (TypeError, ValueError):
-        raise IllegalPlayError(f"{move!r} is not a move from one point to another") from None
+        raise IllegalPlayError(
+            f"{move!r} is not a move from one point to another", move=index
+        ) from None
     if not (0 <= end < start <= BAR):
         raise IllegalPlayError(
             f"{_point_name(start) if 0 <= start <= 25 else start}/"
-            f"{_point_name(end) if 0 <= end <= 25 else end}: men move from higher points to lower"
+            f"{_point_name(end) if 0 <= end <= 25 else end}: men move from higher points to lower",
+            move=index,
         )
     return start, end
 
@@ -967,22 +977,25 @@ def _notation(path: Sequence[Step]) -> str:
 
 
 _Realized = tuple[int, tuple[Step, ...]]
+#: why a written move cannot be played: its index among the moves as written, and the reason
+_Failure = tuple[int, str]
 
 
 def _realize_any_order(
     ctx: _Context, written: list[tuple[int, int]], dice: list[int]
-) -> tuple[_Realized | None, str | None]:
+) -> tuple[_Realized | None, _Failure | None]:
     """Play the written moves, in the written order first, then in any other order.
 
-    Returns the realization using the most dice (one using all dice at once), or the reason the
-    written order fails.
+    Returns the realization using the most dice (one using all dice at once), or why the
+    written order fails (at the first move beyond the dice when there are too many).
     """
     if len(written) > len(dice):
         return None, (
+            len(dice),
             f"{' '.join(f'{_point_name(a)}/{_point_name(b)}' for a, b in written)}: "
-            f"{len(written)} moves with only {len(dice)} dice to play"
+            f"{len(written)} moves with only {len(dice)} dice to play",
         )
-    failures: list[str] = []
+    failures: list[_Failure] = []
     best = _realize(ctx, ctx.start, written, 0, tuple(dice), (), len(dice), failures)
     if best is not None and len(best[1]) == len(dice):
         return best, None
@@ -1009,13 +1022,19 @@ def _realize(
     dice: tuple[int, ...],
     path: tuple[Step, ...],
     total: int,
-    failures: list[str],
+    failures: list[_Failure],
 ) -> _Realized | None:
-    """Depth-first: the written moves from ``index`` on, each by one or more of ``dice``."""
+    """Depth-first: the written moves from ``index`` on, each by one or more of ``dice``.
+
+    ``failures`` gathers why a move could not be played, with its index in ``moves`` (the
+    written order comes first, so the first failure points at a move as written).
+    """
     if index == len(moves):
         return state, path
     start, end = moves[index]
     best: _Realized | None = None
+    # how many written moves leave ``start``: to say so when its men run out
+    wanted = sum(1 for move in moves if move[0] == start)
 
     def chain(
         state: int, at: int, dice: tuple[int, ...], path: tuple[Step, ...]
@@ -1025,9 +1044,9 @@ def _realize(
             landing = max(at - die, 0)
             if landing < end or (landing == 0 and end != 0):
                 continue
-            result = _try_step(ctx, state, at, die)
+            result = _try_step(ctx, state, at, die, wanted if at == start else 1)
             if isinstance(result, str):
-                failures.append(f"{_point_name(start)}/{_point_name(end)}: {result}")
+                failures.append((index, f"{_point_name(start)}/{_point_name(end)}: {result}"))
                 continue
             new_state, step = result
             rest = list(dice)
@@ -1051,20 +1070,26 @@ def _realize(
     if best is None and not failures:
         move = f"{_point_name(start)}/{_point_name(end)}"
         if not dice:
-            failures.append(f"{move}: every die of the roll is already used")
+            failures.append((index, f"{move}: every die of the roll is already used"))
         else:
             dice_text = "-".join(str(d) for d in sorted(set(dice), reverse=True))
-            failures.append(f"{move}: no die or dice left ({dice_text}) make {start - end} pips")
+            failures.append(
+                (index, f"{move}: no die or dice left ({dice_text}) make {start - end} pips")
+            )
     return best
 
 
-def _try_step(ctx: _Context, state: int, point: int, die: int) -> tuple[int, Step] | str:
-    """One step of ``die`` from ``point``, or why it is not allowed (in a player's words)."""
+def _try_step(
+    ctx: _Context, state: int, point: int, die: int, wanted: int = 1
+) -> tuple[int, Step] | str:
+    """One step of ``die`` from ``point``, or why it is not allowed (in a player's words).
+
+    ``wanted`` is how many written moves leave ``point``, for the message when its men have
+    all moved already in this play.
+    """
     mover = state & _MOVER if ctx.hitting else state
-    me = _side_name(ctx.mover)
     if not (mover >> (4 * point)) & 15:
-        where = "on the bar" if point == BAR else f"on point {point}"
-        return f"{me} has no man {where}"
+        return _no_man(ctx, point, wanted)
     if ctx.hitting and mover >> 100 and point != BAR:
         return "a man on the bar must enter before any other man moves"
     if ctx.courier and mover >> 96 == MEN - 1 and not mover & _OFF_AND_HOME:
@@ -1102,6 +1127,21 @@ def _try_step(ctx: _Context, state: int, point: int, die: int) -> tuple[int, Ste
     return state + _OFF_DELTA[point], _STEP[die][point]
 
 
+def _no_man(ctx: _Context, point: int, wanted: int) -> str:
+    """Why no man can leave ``point``: none was ever there, or this play has moved them all."""
+    me = _side_name(ctx.mover)
+    where = "on the bar" if point == BAR else f"on point {point}"
+    start = ctx.start & _MOVER if ctx.hitting else ctx.start
+    had = (start >> (4 * point)) & 15
+    if not had:
+        return f"{me} has no man {where}"
+    men = "one man" if had == 1 else f"{had} men"
+    if wanted > had:
+        times = {2: "twice", 3: "three times"}.get(wanted, f"{wanted} times")
+        return f"{me} has only {men} {where} to move {times}"
+    return f"{me} has only {men} {where}, moved already in this play"
+
+
 def _outside_men(mover: int) -> str:
     parts = []
     for location in range(BAR, 6, -1):
@@ -1118,8 +1158,13 @@ def _why_not_legal(
     path: tuple[Step, ...],
     dice: list[int],
     legal: dict[int, tuple[Step, ...]],
-) -> str:
-    """Why a realizable play is not among the legal ones, with an example of a legal play."""
+) -> tuple[str, int | None]:
+    """Why a realizable play is not among the legal ones, with an example of a legal play.
+
+    With the index of the written move to point at: None where the dice are the issue (a die
+    left unplayed, the lower die played), the first move where the play as a whole breaks a
+    rule (a block, a limit, too few men borne off).
+    """
     written = _notation(path)
     example_path = next(iter(legal.values()))
     example = _notation(example_path)
@@ -1127,25 +1172,25 @@ def _why_not_legal(
     if len(path) < most:
         if len(dice) == 2 and dice[0] != dice[1]:
             if not path:
-                return f"passes where a play is possible, e.g. {example}"
-            return f"{written}: plays one die where both can be played, e.g. {example}"
+                return f"passes where a play is possible, e.g. {example}", None
+            return f"{written}: plays one die where both can be played, e.g. {example}", None
         if not path:
-            return f"passes where a play is possible, e.g. {example}"
+            return f"passes where a play is possible, e.g. {example}", None
         return (
             f"{written}: plays {len(path)} of {len(dice)} steps where {most} can be played, "
             f"e.g. {example}"
-        )
+        ), None
     if len(path) == 1 and len(dice) == 2 and dice[0] != dice[1] and path[0].die == dice[1]:
         return (
             f"{written}: plays the lower die ({dice[1]}) where the higher ({dice[0]}) "
             f"can be played, e.g. {example}"
-        )
+        ), None
     problem = ctx.problem(state)
     if problem is not None:
-        return f"{written}: {problem}"
+        return f"{written}: {problem}", 0
     if ctx.bear_off == "rearmost":
-        return f"{written}: bears off fewer men than possible, e.g. {example}"
-    return f"{written}: not a legal play, e.g. {example}"
+        return f"{written}: bears off fewer men than possible, e.g. {example}", 0
+    return f"{written}: not a legal play, e.g. {example}", 0
 
 
 # -- applying, game end, scoring -----------------------------------------------------------------

@@ -50,7 +50,25 @@ class PositionError(JacquetError):
 
 
 class IllegalPlayError(JacquetError):
-    """A play the rules do not allow; ``reason`` says which rule, in a player's words."""
+    """A play the rules do not allow; the message says which rule, in a player's words.
+
+    ``move`` is the index, among the moves given to the engine, of the first one that cannot be
+    played or that breaks the rule, so that a reader can point at it; None when the dice
+    themselves are the issue (a die left unplayed, the lower die played, the game over).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        move: int | None = None,
+        file: str | None = None,
+        game: int | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        super().__init__(message, file=file, game=game, line=line, column=column)
+        self.move = move
 
 
 class NotationError(JacquetError):

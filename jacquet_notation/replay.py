@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 from .engine import Play, holds_prime, legal_plays, score, validate_play, winner
 from .errors import IllegalPlayError, JacquetError, RulesError
+from .generate import written_play
 from .position import MEN, Position, Side, other
-from .record import GameRecord, Span, WrittenPlay
+from .record import GameRecord, Move, Span, WrittenPlay
 from .rules import Rules
 
 #: tags that are not rule options (everything else matching an option name is an override)
@@ -299,13 +300,18 @@ class _Replayer:
             legal = legal_plays(position, dice, self.rules)
         except JacquetError:
             legal = []
-        suggestions = closest_plays(moves, legal)
+        suggestions = closest_plays(written, legal)
         slip = self._slip(written, position, moves, plays, offset)
         message = illegal.message
         if slip:
             message += f"; probably {slip}"
         return self.error(
-            "illegal-play", message, written.span, index, suggestions=suggestions, slip=slip
+            "illegal-play",
+            message,
+            _culprit(written, illegal.move),
+            index,
+            suggestions=suggestions,
+            slip=slip,
         )
 
     def _slip(
@@ -353,6 +359,20 @@ class _Replayer:
         return None
 
 
+def _culprit(written: WrittenPlay, move: int | None) -> Span:
+    """Where an illegal play goes wrong: the written move the engine names, else the play.
+
+    ``move`` indexes the moves as the engine got them, a repeat ``13/9(2)`` counted as often as
+    written; a play's span begins at its dice, the place to look when the dice are the issue.
+    """
+    if move is not None and move >= 0:
+        for written_move in written.moves:
+            if move < written_move.count:
+                return written_move.span if written_move.span.line else written.span
+            move -= written_move.count
+    return written.span
+
+
 def _playable_roll(position: Position, rules: Rules) -> tuple[int, int] | None:
     """A roll with at least one legal step from ``position``, if there is one."""
     for high in range(6, 0, -1):
@@ -369,10 +389,13 @@ def _pairs(pairs: Iterable[tuple[int, int]]) -> str:
     return " ".join(f"{name(a)}/{name(b)}" for a, b in pairs)
 
 
-def closest_plays(
-    moves: Sequence[tuple[int, int]], legal: Sequence[Play], most: int = 3
-) -> list[str]:
-    """The legal plays sharing most steps with what was written (ties: notation order)."""
+def closest_plays(written: WrittenPlay, legal: Sequence[Play], most: int = 3) -> list[str]:
+    """The legal plays sharing most steps with what was written (ties: notation order).
+
+    Each in canonical notation, as the writer spells a play (``24/18(4)``); never the text of
+    ``written`` itself, which was refused.
+    """
+    moves = written.moves_as_pairs()
     wanted = Counter(moves)
     starts = Counter(a for a, _ in moves)
 
@@ -387,7 +410,21 @@ def closest_plays(
         (p for p in legal if p.steps),
         key=lambda p: (-likeness(p)[0], -likeness(p)[1], p.notation()),
     )
-    return [play.notation() for play in ranked[:most]]
+    refused = _canonical(written.moves)
+    dice = written.dice or (0, 0)
+    texts: list[str] = []
+    for play in ranked:
+        text = _canonical(written_play(written.side, written.turn, dice, play).moves)
+        if text != refused and text not in texts:
+            texts.append(text)
+            if len(texts) == most:
+                break
+    return texts
+
+
+def _canonical(moves: Iterable[Move]) -> str:
+    """The moves of a play as the canonical writer spells them."""
+    return " ".join(move.notation() for move in moves)
 
 
 def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:

@@ -458,6 +458,13 @@ def _write_line(
                     move_attributes["count"] = _number(move.count)
                 if move.hit:
                     move_attributes["hit"] = "yes"
+                move_span = move.span
+                if move_span.line:
+                    # where a refused play goes wrong is told by its move's span (docs/validate.md)
+                    move_attributes["span"] = (
+                        f"{move_span.line}:{move_span.column}-"
+                        f"{move_span.end_line}:{move_span.end_column}"
+                    )
                 write(inner)
                 with element(MOVE, move_attributes):
                     pass
@@ -607,6 +614,7 @@ def _read_play(element: etree._Element) -> WrittenPlay:
                     _parse_point(child.get("to", "")),
                     int(child.get("count", "1")),
                     child.get("hit") == "yes",
+                    _parse_span(child.get("span")),
                 )
             )
         elif tag == GLYPH:

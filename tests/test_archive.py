@@ -648,7 +648,7 @@ def test_command_exit_codes_summary_and_no_progress_bar(tmp_path: Path) -> None:
     result = run("archive", str(db), str(good), str(bad))
     assert result.returncode == 1
     lines = result.stdout.splitlines()
-    assert lines[0].startswith(f"{bad}:7:4: game 1 (Cy v Di, 1902.03.??), turn 2")
+    assert lines[0].startswith(f"{bad}:7:14: game 1 (Cy v Di, 1902.03.??), turn 2")
     assert lines[-1] == (
         "2 files (1 already imported): 2 games: 1 valid, 1 invalid, 0 unreadable; "
         "1 new in the archive"

@@ -1,4 +1,4 @@
-"""The examples of docs/notation.md, run: they read, the canonical ones are canonical."""
+"""The examples of docs/notation.md, run: they read, replay, the canonical ones are canonical."""
 
 from __future__ import annotations
 
@@ -8,11 +8,16 @@ from pathlib import Path
 import pytest
 
 from jacquet_notation.notation import parse_games, write_games
+from jacquet_notation.replay import replay
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
-FENCE = re.compile(r"^```(\S*)(?: (\S+))?\n(.*?)^```\n", re.M | re.S)
-BLOCKS = [(m.group(1), m.group(2), m.group(3)) for m in FENCE.finditer(DOC.read_text("utf-8"))]
+FENCE = re.compile(r"^```(\S*)(?: (\S+))?((?: \S+)*)\n(.*?)^```\n", re.M | re.S)
+MATCHES = list(FENCE.finditer(DOC.read_text("utf-8")))
+BLOCKS = [(m.group(1), m.group(2), m.group(4)) for m in MATCHES]
 EXAMPLES = [(kind, text) for language, kind, text in BLOCKS if language == "jacquet"]
+#: examples that show the notation only (``jacquet syntax``, ``jacquet canonical syntax``)
+SYNTAX_ONLY = {m.group(4) for m in MATCHES if "syntax" in (m.group(2), *m.group(3).split())}
+GAMES = [text for kind, text in EXAMPLES if kind != "error" and text not in SYNTAX_ONLY]
 ERRORS = [
     (text, BLOCKS[number + 1][2])
     for number, (language, kind, text) in enumerate(BLOCKS)
@@ -22,7 +27,11 @@ ERRORS = [
 
 def test_the_page_has_examples_of_each_kind() -> None:
     kinds = [kind for kind, _ in EXAMPLES]
-    assert kinds.count("canonical") >= 2 and kinds.count(None) >= 3 and len(ERRORS) >= 4
+    assert (
+        kinds.count("canonical") >= 2
+        and kinds.count(None) + kinds.count("syntax") >= 3
+        and len(ERRORS) >= 4
+    )
     assert all(BLOCKS[i + 1][0] == "text" for i, b in enumerate(BLOCKS) if b[1] == "error")
 
 
@@ -40,3 +49,16 @@ def test_examples_read_without_error(kind: str | None, text: str) -> None:
 def test_error_examples_give_the_documented_message(text: str, message: str) -> None:
     (game,) = parse_games(text)
     assert str(game.errors[0]) + "\n" == message
+
+
+def test_some_examples_are_games() -> None:
+    assert GAMES and len(GAMES) < len(EXAMPLES)
+
+
+@pytest.mark.parametrize("text", GAMES)
+def test_examples_replay_without_error(text: str) -> None:
+    """An example not marked ``syntax`` is a game the rules accept, result included."""
+    games = [replay(record) for record in parse_games(text)]
+    assert games and all(not game.errors for game in games), [
+        str(e) for g in games for e in g.errors
+    ]

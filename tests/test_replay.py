@@ -52,7 +52,7 @@ def test_illegal_play_stops_the_line_and_keeps_the_game() -> None:
     error = game.errors[0]
     assert isinstance(error, ReplayError)
     assert error.kind == "illegal-play"
-    assert (error.line, error.column) == (4, 4)
+    assert (error.line, error.column) == (4, 15)  # the step that breaks the rule: 24/19
     assert "courier" in error.message
     assert error.suggestions and "24/18 18/13" in error.suggestions
     assert game.plies[0].after is None

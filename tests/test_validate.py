@@ -41,7 +41,7 @@ def test_error_line_names_file_game_turn_play_and_legal_plays(tmp_path: Path) ->
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert lines == [
-        f"{path}:13:4: game 2 (Cy v Di, 1902.03.??), turn 2, White 6-1 13/7 24/23: 24/23: the "
+        f"{path}:13:14: game 2 (Cy v Di, 1902.03.??), turn 2, White 6-1 13/7 24/23: 24/23: the "
         "courier (on 7) must reach the home table before any other man moves; legal here: 13/7 7/6",
         "2 games: 1 valid, 1 invalid, 0 unreadable",
     ]
@@ -55,7 +55,7 @@ def test_json_one_object_per_game(tmp_path: Path) -> None:
     assert [o["status"] for o in objects] == ["valid", "invalid"]
     assert objects[1]["errors"][0]["kind"] == "illegal-play"
     assert objects[1]["errors"][0]["suggestions"] == ["13/7 7/6"]
-    assert (objects[1]["errors"][0]["line"], objects[1]["errors"][0]["column"]) == (13, 4)
+    assert (objects[1]["errors"][0]["line"], objects[1]["errors"][0]["column"]) == (13, 14)
 
 
 def test_parallel_results_keep_input_order(tmp_path: Path) -> None:

@@ -205,7 +205,7 @@ def test_an_illegal_play_is_exported_with_its_error_and_the_rest_of_the_game() -
     error = plays[1].find("j:error", NS)
     assert error is not None
     assert error.get("kind") == "illegal-play"
-    assert (error.get("line"), error.get("column")) == ("5", "15")
+    assert (error.get("line"), error.get("column")) == ("5", "26")  # the step 24/21
     assert "courier" in (error.findtext("j:message", namespaces=NS) or "")
     assert error.findall("j:legal-play", NS)
     assert plays[1].find("j:resolved", NS) is None

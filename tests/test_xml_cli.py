@@ -278,7 +278,7 @@ def test_html_marks_an_illegal_play_and_lists_errors(tmp_path: Path) -> None:
     illegal = css(page, "span", "illegal")
     assert len(illegal) == 1 and "courier" in illegal[0].get("title", "")
     errors = css(page, "ul", "errors")[0].xpath("li")
-    assert errors and errors[0].text_content().startswith("line 3, column 4: ")
+    assert errors and errors[0].text_content().startswith("line 3, column 15: ")
 
 
 def test_html_black_first_gets_an_empty_white_cell(tmp_path: Path) -> None:

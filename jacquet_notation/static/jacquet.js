@@ -35,6 +35,12 @@
     section.querySelector(".jacquet-ply-number").textContent = String(index);
     section.querySelector(".jacquet-dice").textContent = state.dice || "";
     section.querySelector(".jacquet-caption").textContent = state.caption;
+    // after an illegal play the board stays put: say so at that ply and every later one
+    var stopped = section.querySelector(".jacquet-stopped");
+    if (stopped) {
+      stopped.textContent = state.stopped || "";
+      stopped.hidden = !state.stopped;
+    }
     var permalink = section.querySelector(".jacquet-permalink");
     permalink.setAttribute("href", state.url);
     permalink.textContent = state.url;

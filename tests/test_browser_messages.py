@@ -1,0 +1,143 @@
+"""The game page in a real browser after an illegal play: it says the line stopped, and why.
+
+``jacquet serve`` runs as a subprocess and Chromium is driven by Playwright, as in the other
+browser tests; this module keeps its own small archive of one broken game.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+#: White's 2. 6-1: 13/7 24/23 moves another man while the courier (on 7) is still out
+BROKEN = """[Event "Stops"]
+[White "Ann"]
+[Black "Bob"]
+
+1. 6-5: 24/13 6-1: 24/17
+2. 6-1: 13/7 24/23 5-2: 17/12 12/10
+3. 4-3: 7/3 3/0 *
+"""
+STOP = "24/23: the courier (on 7) must reach the home table before any other man moves"
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _jacquet() -> list[str]:
+    script = shutil.which("jacquet", path=str(Path(sys.executable).parent))
+    return [script] if script else [sys.executable, "-m", "jacquet_notation"]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """``jacquet serve`` of an archive holding the broken game: base URL and the game's id."""
+    folder = tmp_path_factory.mktemp("stops")
+    (folder / "stops.jqt").write_text(BROKEN, encoding="utf-8")
+    db = folder / "archive.db"
+    done = subprocess.run(
+        [*_jacquet(), "archive", str(db), str(folder / "stops.jqt")], capture_output=True
+    )
+    assert done.returncode == 1, done.stderr  # the game is invalid, and kept
+    with sqlite3.connect(db) as connection:
+        (game_id,) = connection.execute("select id from games where white = 'Ann'").fetchone()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    process = subprocess.Popen(
+        [*_jacquet(), "serve", str(db), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            assert process.poll() is None, process.stdout.read() if process.stdout else ""
+            try:
+                with urllib.request.urlopen(f"{base}/-/versions.json", timeout=2):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.2)
+        yield base, str(game_id)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail(f"{CHROMIUM} is missing")
+        pytest.skip(f"{CHROMIUM} is missing")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _note(page: Any) -> str | None:
+    """The stop note's text when it is visible, else None."""
+    note = page.locator(".jacquet-replay .jacquet-stopped")
+    if note.count() == 0 or not note.is_visible():
+        return None
+    return str(note.text_content())
+
+
+def test_stepping_past_an_illegal_play_says_the_line_stopped(
+    served: tuple[str, str], browser: Any
+) -> None:
+    base, game_id = served
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(f"{base}/archive/-/game/{game_id}?ply=0")
+        seen: dict[int, str | None] = {}
+        keys: dict[int, str | None] = {}
+        for ply in range(0, 6):
+            page.wait_for_function(
+                f"document.getElementById('board').getAttribute('data-current') === '{ply}'"
+            )
+            seen[ply] = _note(page)
+            keys[ply] = page.locator(".jacquet-board-holder").get_attribute("data-key")
+            page.keyboard.press("ArrowRight")
+        assert seen[0] is None and seen[1] is None and seen[2] is None
+        for ply in (3, 4, 5):  # the illegal ply, and the two written after it
+            note = seen[ply]
+            assert note is not None, f"no note at ply {ply}"
+            assert "stopped at 2. White 6-1: 13/7 24/23" in note
+            assert STOP in note
+        page.keyboard.press("Home")
+        page.wait_for_function(
+            "document.getElementById('board').getAttribute('data-current') === '0'"
+        )
+        assert _note(page) is None  # stepping back hides it again
+        # without the script, the plain page of a later ply says it too
+        page.goto(f"{base}/archive/-/game/{game_id}?ply=5")
+        assert STOP in (_note(page) or "")
+    finally:
+        page.close()
+    assert errors == []
