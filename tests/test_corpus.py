@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from reference import reference_plays
 
 from jacquet_notation.cli import main
 from jacquet_notation.notation import read_games
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import RULESET_NAMES
-from tests.reference import reference_plays
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 BROKEN = CORPUS / "broken"
