@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from helpers import check_consistent, dump, one, rows, run
 
 from jacquet_notation import archive
 from jacquet_notation.archive import (
@@ -55,66 +53,6 @@ BAD = (
     "1. 6-5: 24/13 4-3: 24/17\n2. 6-1: 13/7 24/23 *\n"
 )
 BROKEN = '[Event "broken"]\n[White "Ed"]\n[Black "Flo"]\n\n1. 4-7: 24/20 *\n'
-
-
-def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute(sql, args).fetchall()
-
-
-def one(db: Path, sql: str, *args: Any) -> Any:
-    return rows(db, sql, *args)[0][0]
-
-
-def dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every table's rows (without import times), sorted: to compare two archives."""
-    tables = ["games", "turns", "positions", "players", "events", "sources", "duplicates"]
-    tables += ["occurrences"]
-    result = {table: sorted(rows(db, f"SELECT * FROM {table}"), key=repr) for table in tables}
-    result["imports"] = rows(
-        db, "SELECT id, path, sha256, games, valid, invalid, unreadable, status FROM imports"
-    )
-    return result
-
-
-def check_consistent(db: Path) -> None:
-    """What must hold after any import, interrupted or not."""
-    assert one(db, "PRAGMA integrity_check") == "ok"
-    assert rows(db, "PRAGMA foreign_key_check") == []
-    # the search indexes, written by the import's SQLite (APSW's), read by Python's
-    for table in ("games", "players", "events", "sources"):
-        rows(db, f"INSERT INTO {table}_fts ({table}_fts) VALUES ('integrity-check')")
-    for import_id, games, valid, invalid, unreadable, status in rows(
-        db, "SELECT id, games, valid, invalid, unreadable, status FROM imports"
-    ):
-        assert status in ("complete", "unreadable")
-        assert games == one(db, "SELECT count(*) FROM occurrences WHERE import_id = ?", import_id)
-        assert games == valid + invalid + unreadable
-    # Every valid game has one turn row a play, each with its positions.
-    assert (
-        rows(
-            db,
-            "SELECT g.id FROM games g WHERE g.status = 'valid' AND g.plies != "
-            "(SELECT count(*) FROM turns t WHERE t.game_id = g.id AND t.key_after IS NOT NULL)",
-        )
-        == []
-    )
-    # positions.games = the distinct games reaching each position, as the turns say.
-    assert (
-        rows(
-            db,
-            """SELECT p.key FROM positions p LEFT JOIN (
-                 SELECT key, count(DISTINCT game_id) AS n FROM (
-                   SELECT key_before AS key, game_id FROM turns WHERE key_before IS NOT NULL
-                   UNION ALL SELECT key_after, game_id FROM turns WHERE key_after IS NOT NULL
-                   UNION ALL SELECT final_key, id FROM games WHERE plies = 0
-                     AND final_key IS NOT NULL)
-                 GROUP BY key) c ON c.key = p.key
-               WHERE p.games IS NOT c.n""",
-        )
-        == []
-    )
-    assert one(db, "SELECT count(*) FROM games_fts") == one(db, "SELECT count(*) FROM games")
 
 
 @pytest.fixture(scope="module")
@@ -577,15 +515,6 @@ def test_version_0_archive_is_migrated(tmp_path: Path) -> None:
 
 
 # -- bad archive files, and the command ---------------------------------------------------------
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "jacquet_notation", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 @pytest.fixture

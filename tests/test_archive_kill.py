@@ -21,8 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_archive import check_consistent, dump, one
-from test_archive_writer import children
+from helpers import check_consistent, children, dump, one
 
 from jacquet_notation.archive import BATCH
 from jacquet_notation.generate import generate_records

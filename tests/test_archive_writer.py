@@ -19,31 +19,13 @@ from typing import Any
 
 import apsw
 import pytest
-from test_archive import check_consistent, dump, one, rows, run
+from helpers import check_consistent, children, dump, one, rows, run
 
 from jacquet_notation import archive
 from jacquet_notation.archive import import_paths, open_archive
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import write_game
 from jacquet_notation.rules import Rules
-
-
-def children(pid: int) -> set[int]:
-    """The live (not zombie) child processes of ``pid``, from /proc."""
-    found = set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
-                stat = handle.read()
-        except OSError:
-            continue
-        # "pid (command) state ppid ...": the command may hold spaces, so split after ")"
-        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
-        if int(ppid) == pid and state != "Z":
-            found.add(int(entry))
-    return found
 
 
 @pytest.fixture

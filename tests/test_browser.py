@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_datasette import (
+from helpers import (
     EVIL,
     TRICKY,
     build_archive,
