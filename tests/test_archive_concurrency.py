@@ -11,7 +11,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import children, free_port
 
 from jacquet_notation import archive
 from jacquet_notation.archive import import_paths
@@ -68,21 +68,6 @@ def game_ids(db: Path) -> dict[str, list[str]]:
         "ORDER BY i.id, o.game_index",
     ):
         found.setdefault(str(path), []).append(str(game))
-    return found
-
-
-def children(pid: int) -> list[int]:
-    """The live child processes of ``pid`` (from /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
-                    state, parent = handle.read().rsplit(")", 1)[1].split()[:2]
-            except OSError:
-                continue
-            if int(parent) == pid and state != "Z":
-                found.append(int(entry))
     return found
 
 
@@ -191,12 +176,6 @@ def test_the_writer_ends_quietly_when_the_importer_is_killed(
 
 
 # -- jacquet serve during an import --------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture

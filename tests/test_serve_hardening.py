@@ -10,7 +10,6 @@ import json
 import os
 import resource
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from typing import Any, cast
 from urllib.parse import quote, urlencode, urljoin
 
 import pytest
+from helpers import free_port
 from lxml import html
 
 from jacquet_notation.archive import import_paths
@@ -37,12 +37,6 @@ NAME = database_name(f"{HOSTILE}.db")
 #: the server's address space: far above what it needs, far below what a failed guard takes
 SERVER_MEMORY = 3 * 1024**3
 CHROMIUM = "/usr/bin/chromium"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _limit_memory() -> None:
@@ -73,7 +67,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(archive: Path) -> Iterator[str]:
     """``jacquet serve`` on the hostile file, its memory limited; the server's base URL."""
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, "-c", "from jacquet_notation.cli import main; main()"]
     script = shutil.which("jacquet")
     process = subprocess.Popen(
