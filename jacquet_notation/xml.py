@@ -543,7 +543,7 @@ def _write_error(xf: Any, error: JacquetError, depth: int) -> None:
 
 def write_xml(
     records: Iterable[GameRecord],
-    output: IO[bytes] | str | os.PathLike[str],
+    output: IO[bytes] | io.RawIOBase | str | os.PathLike[str],
     *,
     rules: Rules | None = None,
     source_text: bool = True,
