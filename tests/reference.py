@@ -69,8 +69,8 @@ def steps(me: Counts, opp: Counts, die: int, rules: Rules) -> list[tuple[Counts,
     out = []
     if rules.hitting and me[25] > 0:
         sources = [25]
-    elif rules.courier and courier_point(me) is not None:
-        sources = [courier_point(me)]
+    elif rules.courier and (courier := courier_point(me)) is not None:
+        sources = [courier]
     else:
         sources = [p for p in range(25, 0, -1) if me[p] > 0]
     everyone_home = all(me[p] == 0 for p in range(7, 26))
@@ -112,7 +112,7 @@ def courier_point(me: Counts) -> int | None:
     if me[24] == 15:
         return 24
     if me[24] == 14:
-        others = [p for p in (*range(0, 24), 25) if me[p] > 0]
+        others: list[int] = [p for p in (*range(0, 24), 25) if me[p] > 0]
         if len(others) == 1 and others[0] not in range(0, 7):
             return others[0]
     return None

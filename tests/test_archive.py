@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from jacquet_notation.archive import (
 )
 from jacquet_notation.cli import main
 from jacquet_notation.generate import generate_records
-from jacquet_notation.notation import write_game
+from jacquet_notation.notation import parse_game, write_game
 from jacquet_notation.position import Position
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
@@ -190,7 +191,7 @@ def test_a_game_lands_with_its_tags_names_turns_and_positions(tmp_path: Path) ->
         "SELECT ply, turn, side, dice, written, steps, pips, key_before, key_after, comment "
         "FROM turns ORDER BY ply",
     )
-    record_game = replay(archive.parse_game(GOOD))
+    record_game = replay(parse_game(GOOD))
     assert [t[:7] for t in turns] == [
         (1, 1, "white", "6-5", "6-5: 24/13", "24/18 18/13", 11),
         (2, 1, "black", "4-3", "4-3: 24/17", "24/20 20/17", 7),
@@ -595,7 +596,7 @@ def test_command_progress_bar_only_on_a_terminal(
 ) -> None:
     from jacquet_notation.commands import _common as command
 
-    monkeypatch.setattr(command.sys.stderr, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     monkeypatch.delenv("CI", raising=False)
     assert command.show_progress()
     monkeypatch.setenv("CI", "true")

@@ -9,6 +9,7 @@ a file was committed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pty
 import re
@@ -18,6 +19,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -74,9 +76,9 @@ class Import:
         counts = [int(n) for n in re.findall(rb"(\d+) games", self.seen)]
         return max(counts, default=0)
 
-    def wait_for(self, done: object, timeout: float = 300) -> None:
+    def wait_for(self, done: Callable[[], object], timeout: float = 300) -> None:
         deadline = time.monotonic() + timeout
-        while not done():  # type: ignore[operator]
+        while not done():
             assert self.process.poll() is None, "the import ended before it could be killed"
             assert time.monotonic() < deadline
             self.games_shown()
@@ -192,7 +194,7 @@ def test_killed_again_and_again_then_completed(
     ]
     for stop in stops:
         run = Import(db, files)
-        run.wait_for(lambda run=run, stop=stop: stop(run))
+        run.wait_for(functools.partial(stop, run))
         run.kill()
         check_consistent(db)
     assert one(db, "SELECT count(*) FROM imports") == 2

@@ -153,7 +153,7 @@ def test_diagram_is_the_position_of_its_key() -> None:
     assert svg is not None
     root = etree.fromstring(svg.encode())
     stacks = root.findall(".//{http://www.w3.org/2000/svg}g")
-    assert sorted(int(g.get("data-count")) for g in stacks) == [15, 15]
+    assert sorted(int(g.attrib["data-count"]) for g in stacks) == [15, 15]
     assert diagram("not-a-key") is None
     assert diagram("") is None
 
@@ -628,6 +628,7 @@ def test_plays_kept_get_a_longer_time_limit_and_are_interrupted_past_it(
     ds: Any, archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from datasette.database import QueryInterrupted
+    from datasette.utils import sqlite_timelimit
 
     from jacquet_notation import datasette_plugin
 
@@ -635,7 +636,7 @@ def test_plays_kept_get_a_longer_time_limit_and_are_interrupted_past_it(
     key = query(archive, reached)[0][0]
     db = ds.get_database("archive")
     limits: list[int] = []
-    real = datasette_plugin.sqlite_timelimit
+    real = sqlite_timelimit
 
     def spy(connection: sqlite3.Connection, ms: int) -> Any:
         limits.append(ms)

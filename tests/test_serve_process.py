@@ -71,7 +71,7 @@ def test_uvicorn_serves_through_the_protocol_with_nagle_off(listener: socket.soc
     """A real uvicorn server on such a socket: every connection it accepts has Nagle off."""
     accepted: list[int] = []
 
-    class Recording(ServerHTTPProtocol):  # type: ignore[misc]
+    class Recording(ServerHTTPProtocol):
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
             accepted.append(_nodelay(transport.get_extra_info("socket")))
@@ -215,9 +215,9 @@ def test_a_busy_process_leaves_a_connection_to_an_idle_one(listener: socket.sock
     before = _uvicorn._open
     try:
         _uvicorn._open = 1  # the busy process's turn comes first: it steps back
-        busy._accept_connection(counting("busy"), listener, None, None, 2048)  # type: ignore[attr-defined]
+        busy._accept_connection(counting("busy"), listener, None, None, 2048)
         _uvicorn._open = 0
-        idle._accept_connection(counting("idle"), listener, None, None, 2048)  # type: ignore[attr-defined]
+        idle._accept_connection(counting("idle"), listener, None, None, 2048)
         idle.run_until_complete(asyncio.sleep(0.01))
         _uvicorn._open = 1
         busy.run_until_complete(asyncio.sleep(_uvicorn.BUSY_PAUSE + 0.05))

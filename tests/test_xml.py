@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 import tracemalloc
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,7 @@ from jacquet_notation.errors import NotationError
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import parse_game, read_games, write_game
 from jacquet_notation.record import GameRecord, Move, Span, WrittenPlay
-from jacquet_notation.replay import replay
+from jacquet_notation.replay import ReplayedPly, replay
 from jacquet_notation.rules import RULESET_NAMES, Rules
 from jacquet_notation.xml import (
     MAX_VARIATION_DEPTH,
@@ -169,7 +169,7 @@ def test_imported_games_replay_to_the_exported_positions() -> None:
         game = replay(record)
         keys: list[str] = []
 
-        def walk(plies: list, keys: list[str] = keys) -> None:  # type: ignore[type-arg]
+        def walk(plies: list[ReplayedPly], keys: list[str] = keys) -> None:
             for ply in plies:
                 if ply.after is not None:
                     keys.append(ply.after.key())
@@ -269,10 +269,10 @@ def test_variations_deeper_than_the_format_are_kept_as_text() -> None:
     assert again == shallow_record
 
 
-def _peak(run: object) -> int:
+def _peak(run: Callable[[], object]) -> int:
     tracemalloc.start()
     try:
-        run()  # type: ignore[operator]
+        run()
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
