@@ -300,7 +300,7 @@ _PIECE = re.compile(
     r"|(?P<step>\S+)"
 )
 _TAG = re.compile(
-    r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*+)"[ \t]*'
+    r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"([^"\\\r\n]*(?:\\[^\r\n][^"\\\r\n]*)*+)"[ \t]*'
 )
 _UNESCAPE = re.compile(r'\\(["\\])')
 _DATE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)\Z")
