@@ -385,8 +385,11 @@ class _GameReader:
 
     def end_position(self) -> tuple[int, int]:
         """The chunk line and column just after the game's last character."""
-        text = self.text.rstrip()
-        return text.count("\n") + 1, len(text) - text.rfind("\n")
+        text = self.text
+        end = len(text)  # counted without rstrip(), which would copy a game of megabytes
+        while end and text[end - 1].isspace():
+            end -= 1
+        return text.count("\n", 0, end) + 1, end - text.rfind("\n", 0, end)
 
     def syntax_error(self, exc: UnexpectedInput) -> None:
         """Turn Lark's exception into ``expected <what>, found <what>``, friendly if we can."""
@@ -481,7 +484,7 @@ class _GameReader:
 
     def tag(self, record: GameRecord, token: Token) -> None:
         """Read the tags of a TAG token (one or more tags in a row)."""
-        text = str(token)
+        text: str = token  # not str(token), a copy of tags that may be megabytes long
         # The line of each tag and the offset its line begins at, followed from tag to tag (a
         # tag is on one line, its closing "]" at match.end()).
         line, column = _at(token)
@@ -891,8 +894,17 @@ def _at(token: Token) -> tuple[int, int]:
 
 
 def _comment_text(token: Token) -> str:
-    text = str(token).strip()
-    return text[1:-1].strip() if text[0] == "{" else text[1:].strip()
+    # One slice of the token, not three copies of a comment that may be a megabyte long.
+    text: str = token
+    end = len(text.rstrip())
+    if text[0] == "{":
+        end -= 1
+    start = 1
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return text[start:end]
 
 
 _TAG_CHECKS: dict[str, tuple[re.Pattern[str], str]] = {
@@ -1209,7 +1221,9 @@ def split_games(
             last = first + len(chunk) - 1
             problems = tuple(p for p in decoder.problems if p[0] <= last)
             decoder.problems = [p for p in decoder.problems if p[0] > last]
-        yield GameChunk("\n".join(chunk), first, file, index, problems)
+        text = "\n".join(chunk)
+        chunk.clear()  # its lines are not needed while the game is parsed: one copy, not two
+        yield GameChunk(text, first, file, index, problems)
 
 
 def parse_chunk(chunk: GameChunk) -> GameRecord:
