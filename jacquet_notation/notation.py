@@ -34,6 +34,8 @@ from .errors import NotationError
 from .record import BAR, OFF, GameRecord, Move, Side, Span, WrittenPlay
 
 __all__ = [
+    "MAX_PLAYS_TEXT",
+    "MAX_VARIATION_DEPTH",
     "TAG_ORDER",
     "GameChunk",
     "grammar_file",
@@ -72,7 +74,13 @@ class _Shape(Transformer[Token, Any]):
         return children
 
     def variation(self, children: list[Any]) -> _Variation:
-        return _Variation(children[0], children[1:-1], children[-1])
+        # The depth is counted here, as the parser reduces, so that a game nested too deep can
+        # be refused before anything walks its variations.
+        depth = 1
+        for child in children:
+            if isinstance(child, _Variation) and child.depth >= depth:
+                depth = child.depth + 1
+        return _Variation(children[0], children[1:-1], children[-1], depth)
 
 
 @dataclass(slots=True)
@@ -80,6 +88,8 @@ class _Variation:
     opening: Token
     items: list[Any]
     closing: Token
+    #: 1 for a variation holding none, else one more than the deepest variation it holds
+    depth: int
 
 
 class _Lexer(Lexer):
@@ -114,7 +124,9 @@ class _Lexer(Lexer):
         flags = conf.g_regex_flags
         self.conf = conf
         patterns = {
-            terminal.name: re.compile(terminal.pattern.to_regexp(), flags).match
+            terminal.name: re.compile(
+                _regexp(terminal.name, terminal.pattern.to_regexp()), flags
+            ).match
             for terminal in conf.terminals
             if terminal.name not in conf.ignore
         }
@@ -166,6 +178,47 @@ class _Lexer(Lexer):
         )
 
 
+#: the terminals that run to any length (a tag section, a run of turns): sre keeps a backtracking
+#: state for every repetition of a group, about 170 bytes per turn or tag character, unless the
+#: repetition is possessive
+RUNS = ("TAG", "TURN", "PLAY")
+
+
+def _regexp(name: str, pattern: str) -> str:
+    """The regular expression the lexer uses for a terminal: its repeated groups possessive in RUNS.
+
+    ``X+`` becomes ``X++`` (Python 3.11), which never gives back a repetition and so keeps no
+    state for it: memory stays flat however long the token. It matches what ``X+`` matches
+    because in these terminals what follows a repetition is optional or cannot begin where the
+    repetition stopped, so a match never needs to give a repetition back (a test compares both
+    on the corpus).
+    """
+    if name not in RUNS:
+        return pattern
+    out: list[str] = []
+    at = 0
+    in_class = False
+    while at < len(pattern):
+        char = pattern[at]
+        out.append(char)
+        at += 1
+        if char == "\\":
+            out.append(pattern[at])
+            at += 1
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif (
+            char == ")"
+            and pattern[at : at + 1] in ("+", "*", "?")
+            and pattern[at + 1 : at + 2] not in ("+", "?")  # not already lazy or possessive
+        ):
+            out.append(pattern[at] + "+")
+            at += 1
+    return "".join(out)
+
+
 @functools.cache
 def _parser() -> Lark:
     """The one LALR parser, built on first use (about 30 ms) and kept for the process."""
@@ -204,6 +257,20 @@ def slips() -> dict[str, Slip]:
 # --------------------------------------------------------------------------------------------
 # Reading
 
+#: the deepest nesting of variations a game may have (a variation in a variation is 2 deep). The
+#: reader, the writer, the replay and pickling between processes all walk variations by
+#: recursion; at this depth they stay far below Python's recursion limit. A game nested deeper
+#: is an error of that game (its text is kept), as docs/notation.md says.
+MAX_VARIATION_DEPTH = 100
+#: the most characters of plays (a game's text outside its tags and comments) a game may have.
+#: A game is parsed whole, and its tokens and plays take about 50 bytes for each character of
+#: plays; at this size that is some 25 MB, for a hundred times the longest game ever annotated.
+#: Longer is an error of that game, found before parsing (docs/notation.md).
+MAX_PLAYS_TEXT = 500_000
+#: what is not plays in a game's text: comments and tag lines (counted loosely: the parser has
+#: the last word on what is a tag)
+_NOT_PLAYS = re.compile(r"\{[^}]*\}|;[^\n]*|^[ \t]*\[[^\n]*", re.MULTILINE)
+
 #: tags in the order the writer puts them; any other tag follows, in the order it was written,
 #: before the bibliographic tags at the end
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Match", "Game", "Score", "White", "Black")
@@ -232,7 +299,9 @@ _PIECE = re.compile(
     r"|(?P<pass>(?i:pass)\b|--)"
     r"|(?P<step>\S+)"
 )
-_TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"((?:[^"\\\r\n]|\\.)*)"[ \t]*')
+_TAG = re.compile(
+    r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"([^"\\\r\n]*(?:\\[^\r\n][^"\\\r\n]*)*+)"[ \t]*'
+)
 _UNESCAPE = re.compile(r'\\(["\\])')
 _DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9][0-9]|\?\?)\.([0-9][0-9]|\?\?)\Z")
 _SCORE = re.compile(r"[0-9]+-[0-9]+\Z")
@@ -330,8 +399,11 @@ class _GameReader:
 
     def end_position(self) -> tuple[int, int]:
         """The chunk line and column just after the game's last character."""
-        text = self.text.rstrip()
-        return text.count("\n") + 1, len(text) - text.rfind("\n")
+        text = self.text
+        end = len(text)  # counted without rstrip(), which would copy a game of megabytes
+        while end and text[end - 1].isspace():
+            end -= 1
+        return text.count("\n", 0, end) + 1, end - text.rfind("\n", 0, end)
 
     def syntax_error(self, exc: UnexpectedInput) -> None:
         """Turn Lark's exception into ``expected <what>, found <what>``, friendly if we can."""
@@ -438,7 +510,7 @@ class _GameReader:
 
     def tag(self, record: GameRecord, token: Token) -> None:
         """Read the tags of a TAG token (one or more tags in a row)."""
-        text = str(token)
+        text: str = token  # not str(token), a copy of tags that may be megabytes long
         # The line of each tag and the offset its line begins at, followed from tag to tag (a
         # tag is on one line, its closing "]" at match.end()).
         line, column = _at(token)
@@ -799,7 +871,7 @@ class _GameReader:
 #: the moves of the step words met so far, as (start, end, count, hit, first, last character)
 _STEP_SHAPES: dict[str, tuple[tuple[int, int, int, bool, int, int], ...]] = {}
 _STEP = re.compile(
-    r"((?:[0-9]+|(?i:bar|off))\*?(?:/(?:[0-9]+|(?i:bar|off))\*?)+)(?:\(([0-9]+)\)(\*?))?\Z"
+    r"((?:[0-9]+|(?i:bar|off))\*?(?:/(?:[0-9]+|(?i:bar|off))\*?)++)(?:\(([0-9]+)\)(\*?))?\Z"
 )
 
 
@@ -895,10 +967,17 @@ def _at(token: Token) -> tuple[int, int]:
 
 def _comment_text(token: Token) -> str:
     """A comment's words: inside its braces, or its ; lines joined by newlines."""
-    text = str(token).strip()
-    if text[0] == "{":
-        return text[1:-1].strip()
-    return "\n".join(line.strip()[1:].strip() for line in text.split("\n"))
+    text: str = token
+    if text[0] != "{":
+        return "\n".join(line.strip()[1:].strip() for line in text.strip().split("\n"))
+    # One slice of the token, not three copies of a comment that may be a megabyte long.
+    end = len(text.rstrip()) - 1
+    start = 1
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return text[start:end]
 
 
 _TAG_CHECKS: dict[str, tuple[re.Pattern[str], str]] = {
@@ -1216,7 +1295,9 @@ def split_games(
             last = first + len(chunk) - 1
             problems = tuple(p for p in decoder.problems if p[0] <= last)
             decoder.problems = [p for p in decoder.problems if p[0] > last]
-        yield GameChunk("\n".join(chunk), first, file, index, problems)
+        text = "\n".join(chunk)
+        chunk.clear()  # its lines are not needed while the game is parsed: one copy, not two
+        yield GameChunk(text, first, file, index, problems)
 
 
 def parse_chunk(chunk: GameChunk) -> GameRecord:
@@ -1277,13 +1358,41 @@ def parse_game(
 
 def _parse_chunk(text: str, first_line: int, file: str | None, index: int) -> GameRecord:
     reader = _GameReader(text, first_line, file, index)
+    if len(text) > MAX_PLAYS_TEXT:
+        beyond = _beyond_plays_limit(text)
+        if beyond >= 0:
+            line = text.count("\n", 0, beyond) + 1
+            column = beyond - text.rfind("\n", 0, beyond)
+            reader.error(
+                f"at most {MAX_PLAYS_TEXT:,} characters of plays in a game (are the games"
+                " separated by results or tags?)",
+                "more",
+                line,
+                column,
+            )
+            return _salvage(reader)
     try:
         items: Any = _parser().parse(text)  # a list: the transformer's start() made it
     except UnexpectedInput as error:
         reader.syntax_error(error)
         _resynchronise(reader, error)
         return _salvage(reader)
+    if _refused_as_too_deep(reader, items):
+        return _salvage(reader)
     return reader.build(items)
+
+
+def _refused_as_too_deep(reader: _GameReader, items: Any) -> bool:
+    """Whether ``items`` nest variations past the limit (then an error of the game, not built)."""
+    too_deep = _too_deep(items)
+    if too_deep is None:
+        return False
+    reader.error(
+        f"variations nested at most {MAX_VARIATION_DEPTH} deep",
+        f"a variation {MAX_VARIATION_DEPTH + 1} deep",
+        *_at(too_deep.opening),
+    )
+    return True
 
 
 #: after this many syntax errors in one game, the rest of it is not checked
@@ -1346,7 +1455,8 @@ def _resynchronise(reader: _GameReader, error: UnexpectedInput) -> None:
             syntax_errors += 1
             error = again
             continue
-        sub.build(items, _numbering_at(text, start))
+        if not _refused_as_too_deep(sub, items):
+            sub.build(items, _numbering_at(text, start))
         reader.errors.extend(sub.errors)
         break
     reader.errors.sort(key=lambda e: (e.line or 0, e.column or 0))
@@ -1393,8 +1503,37 @@ def _check_stretch(reader: _GameReader, start: int, stop: int) -> None:
         items: Any = _parser().parse(piece)
     except UnexpectedInput:
         return  # cut inside something (a variation...): its syntax error is the one reported
-    sub.build(items, _numbering_at(reader.text, start))
+    if not _refused_as_too_deep(sub, items):
+        sub.build(items, _numbering_at(reader.text, start))
     reader.errors.extend(sub.errors)
+
+
+def _beyond_plays_limit(text: str) -> int:
+    """The offset of the first character of plays beyond :data:`MAX_PLAYS_TEXT`, or -1."""
+    left = MAX_PLAYS_TEXT
+    at = 0
+    for match in _NOT_PLAYS.finditer(text):
+        if match.start() - at > left:
+            return at + left
+        left -= match.start() - at
+        at = match.end()
+    return at + left if len(text) - at > left else -1
+
+
+def _too_deep(items: list[Any]) -> _Variation | None:
+    """The first variation nested deeper than :data:`MAX_VARIATION_DEPTH`, if any."""
+    for item in items:
+        if isinstance(item, _Variation) and item.depth > MAX_VARIATION_DEPTH:
+            variation, level = item, 1
+            while level <= MAX_VARIATION_DEPTH:  # down the deepest branch, without recursion
+                variation = next(
+                    child
+                    for child in variation.items
+                    if isinstance(child, _Variation) and child.depth == variation.depth - 1
+                )
+                level += 1
+            return variation
+    return None
 
 
 def _salvage(reader: _GameReader) -> GameRecord:
