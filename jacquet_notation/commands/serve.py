@@ -56,7 +56,7 @@ def build_datasette(
     """
     from datasette.app import Datasette
 
-    from ..metadata import archive_metadata, database_name
+    from ..browse.metadata import archive_metadata, database_name
 
     name = database_name(db)
     inspected = None
@@ -88,7 +88,7 @@ def _serve_as(datasette: Any, name: str) -> None:
 
     Datasette names a file's database after its stem, which may hold markup (written raw into
     foreign-key links by Datasette 0.65) or a dot (which sends every plugin link astray); see
-    :func:`..metadata.database_name`. The database itself stays as Datasette opened it.
+    :func:`..browse.metadata.database_name`. The database itself stays as Datasette opened it.
     """
     (current,) = [key for key, db in datasette.databases.items() if db.path is not None]
     if current != name:
@@ -235,7 +235,7 @@ def serve(
             archive_records(archive_path, paths, encoding)
             db = archive_path
     if metadata_json:
-        from ..metadata import archive_metadata, database_name
+        from ..browse.metadata import archive_metadata, database_name
 
         click.echo(json.dumps(archive_metadata(database_name(db)), indent=2, ensure_ascii=False))
         return

@@ -34,8 +34,8 @@ from datasette.views.base import DatasetteError
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup, escape
 
-from .position import SIDES, Position
-from .svg import board_svg
+from ..position import SIDES, Position
+from ..svg import board_svg
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
