@@ -24,7 +24,7 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree, html
 
-from jacquet_notation.browse import diagram
+from jacquet_notation.browse.drawing import diagram
 from jacquet_notation.browse.metadata import COLUMNS, archive_metadata
 from jacquet_notation.cli import main
 from jacquet_notation.commands.serve import build_datasette, table_counts
@@ -820,7 +820,7 @@ def test_position_page_survives_the_time_limit(
 ) -> None:
     from datasette.database import QueryInterrupted
 
-    from jacquet_notation import browse as datasette_plugin
+    from jacquet_notation.browse import pages as datasette_plugin
 
     async def too_slow(db: Any, key: str, limit: int) -> list[dict[str, Any]]:
         raise QueryInterrupted(Exception("interrupted"), "select ...", {})
@@ -833,7 +833,7 @@ def test_position_page_survives_the_time_limit(
 
 
 def test_plays_from_a_position_are_kept_for_an_immutable_archive(ds: Any, archive: Path) -> None:
-    from jacquet_notation.browse import _plays_from
+    from jacquet_notation.browse.pages import _plays_from
 
     first = query(archive, "select key_before from turns where ply = 1 limit 1")[0][0]
     db = ds.get_database("archive")
@@ -856,7 +856,7 @@ def test_plays_kept_get_a_longer_time_limit_and_are_interrupted_past_it(
 ) -> None:
     from datasette.database import QueryInterrupted
 
-    from jacquet_notation import browse as datasette_plugin
+    from jacquet_notation.browse import pages as datasette_plugin
 
     reached = "select key_before from turns where ply = 3 and key_after is not null limit 1"
     key = query(archive, reached)[0][0]

@@ -1,0 +1,502 @@
+"""The plugin's pages: a game, a position, a player, and one board diagram as SVG.
+
+Each page reads the archive through Datasette's own database (its permission checks and time
+limit) and renders a template of ``templates/jacquet/``. Every text that comes from a record
+reaches the page through Jinja's autoescaping or :func:`markupsafe.escape`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import OrderedDict
+from typing import Any
+from urllib.parse import quote
+
+from datasette.database import QueryInterrupted
+from datasette.utils import sqlite_timelimit
+from datasette.utils.asgi import BadRequest, NotFound, Response
+from markupsafe import Markup
+
+from ..position import SIDES, Position
+from .drawing import BOARD_WIDTH, diagram, dice_text
+from .urls import game_url, player_url, position_url
+
+#: rows listed on a page before a "more" link to Datasette's own table or query
+PAGE_ROWS = 50
+#: the largest integer SQLite stores: a larger id is no row of the archive
+SQLITE_MAX_INT = 2**63 - 1
+#: the highest ``?page=`` of the plugin's pages: its offset, doubled, stays within SQLite's int
+MAX_PAGE = SQLITE_MAX_INT // (PAGE_ROWS * 4)
+
+
+def _page(request: Any) -> int:
+    """The ``?page=`` of a plugin page: 0 unless a whole number; past :data:`MAX_PAGE`, 400."""
+    try:
+        page = max(0, int(request.args.get("page", 0)))
+    except ValueError:
+        return 0
+    if page > MAX_PAGE:
+        raise BadRequest(f"page must be at most {MAX_PAGE}")
+    return page
+
+
+async def board_view(request: Any) -> Response:
+    """One diagram as an SVG document; a key always draws the same board, so it is cached."""
+    key = request.url_vars["key"]
+    try:
+        width = int(request.args.get("width", BOARD_WIDTH))
+    except ValueError:
+        width = BOARD_WIDTH
+    svg = diagram(key, max(60, min(width, 1600)))
+    if svg is None:
+        raise NotFound(f"not a position key: {key}")
+    return Response(
+        svg,
+        content_type="image/svg+xml; charset=utf-8",
+        headers={"cache-control": "max-age=31536000, public, immutable"},
+    )
+
+
+async def _archive(datasette: Any, request: Any, tables: tuple[str, ...]) -> tuple[Any, str]:
+    """The database named by the URL, after Datasette's own permission checks."""
+    try:
+        db = datasette.get_database(route=request.url_vars["database"])
+    except KeyError:
+        raise NotFound("Database not found") from None
+    name = db.name
+    await datasette.ensure_permissions(
+        request.actor,
+        [("view-table", (name, table)) for table in tables]
+        + [("view-database", name), "view-instance"],
+    )
+    if not await db.table_exists("games"):
+        raise NotFound(f"{name} is not a Jacquet archive (no games table)")
+    return db, name
+
+
+def _footer(datasette: Any, database: str) -> dict[str, Any]:
+    """The license and source lines of Datasette's footer, from the metadata."""
+    merged = datasette.metadata(database=database) or {}  # one lookup: each one copies it all
+    return {
+        key: merged.get(key)
+        for key in ("license", "license_url", "source", "source_url", "about", "about_url")
+    }
+
+
+async def _rows(db: Any, sql: str, params: Any = None) -> list[dict[str, Any]]:
+    result = await db.execute(sql, params or [])
+    return [dict(row) for row in result.rows]
+
+
+def _ply_caption(ply: dict[str, Any] | None) -> str:
+    """What the board shows: ``12. White 6-5: 24/18 18/13``."""
+    if ply is None:
+        return "Start of the game"
+    side = "White" if ply["side"] == "white" else "Black"
+    dots = "." if ply["side"] == "white" else "..."
+    play = ply["steps"] or ply["written"] or "(no move)"
+    caption = f"{ply['turn']}{dots} {side} {ply['dice'] or ''}: {play}"
+    if ply["error"]:
+        caption += f" — {ply['error']}"
+    return caption
+
+
+def _stop_note(ply: dict[str, Any]) -> str:
+    """Said at an illegal ply and every later one: the board no longer follows the captions."""
+    side = "White" if ply["side"] == "white" else "Black"
+    dots = "." if ply["side"] == "white" else "..."
+    play = ply["written"] or f"{ply['dice'] or ''}: (no move)"
+    return (
+        f"The line stopped at {ply['turn']}{dots} {side} {play}: the board stays at the position "
+        f"before it, and later plays are shown as written, not replayed. Why: {ply['error']}"
+    )
+
+
+async def game_view(datasette: Any, request: Any) -> Response:
+    db, name = await _archive(datasette, request, ("games", "turns"))
+    game_id = request.url_vars["game_id"]
+    games = await _rows(
+        db,
+        "select games.*, events.name as event_name, sources.name as source_name from games "
+        "left join events on events.id = games.event_id "
+        "left join sources on sources.id = games.source_id where games.id = ?",
+        [game_id],
+    )
+    if not games:
+        raise NotFound(f"No game {game_id} in {name}")
+    game = games[0]
+    turns = await _rows(
+        db,
+        "select ply, turn, side, dice, written, steps, pips, key_before, key_after, "
+        "annotation, nags, comment, error from turns where game_id = ? order by ply",
+        [game_id],
+    )
+    # The board's states: 0 is the start, n the position after the n-th ply. After an illegal
+    # ply the line stops, so its state shows the position it was written against.
+    # A play that was not replayed (after an illegal one) has no keys: the board stays put, and
+    # its state says so (``stopped``), so that no caption seems to be what the board shows.
+    start_key = (turns[0]["key_before"] if turns else None) or _start_key(game)
+    states: list[dict[str, Any]] = [
+        {"ply": 0, "key": start_key, "caption": _ply_caption(None), "dice": "", "stopped": ""}
+    ]
+    stopped = ""
+    for ply in turns:
+        if not stopped and ply["error"]:
+            stopped = _stop_note(ply)
+        states.append(
+            {
+                "ply": ply["ply"],
+                "key": ply["key_after"] or ply["key_before"] or states[-1]["key"],
+                "caption": _ply_caption(ply),
+                "dice": dice_text(ply["dice"]),
+                "error": bool(ply["error"]),
+                "stopped": stopped,
+            }
+        )
+    try:
+        current = int(request.args.get("ply", 0))
+    except ValueError:
+        current = 0
+    current = max(0, min(current, len(states) - 1))
+    state = states[current]
+    for index, item in enumerate(states):
+        item["url"] = game_url(datasette, name, game_id, index)
+        item["board"] = datasette.urls.path(f"/-/jacquet/board/{item['key']}.svg")
+        item["position_url"] = position_url(datasette, name, item["key"])
+
+    # The score sheet: a row per turn, White's and Black's plays (a list, in case a record
+    # gives one side two plays in a turn: that is an error the sheet must still show).
+    sheet: dict[int, dict[str, list[dict[str, Any]]]] = {}
+    for ply in turns:
+        sheet.setdefault(ply["turn"] or 0, {}).setdefault(ply["side"], []).append(ply)
+    tags = _tags(game)
+    errors: list[dict[str, Any]] = []
+    if game.get("errors"):
+        try:
+            errors = [e for e in json.loads(game["errors"]) if isinstance(e, dict)]
+        except (TypeError, ValueError):
+            errors = []
+    if not errors and game.get("error"):
+        errors = [{"message": game["error"]}]
+    context = {
+        "metadata": _footer(datasette, name),
+        "database": name,
+        "game": game,
+        "tags": tags,
+        "errors": errors,
+        "sheet": sorted(sheet.items()),
+        "states": states,
+        "current": current,
+        "state": state,
+        "board_svg": Markup(diagram(state["key"], BOARD_WIDTH) or ""),
+        "white_url": player_url(datasette, name, game["white_id"])
+        if game.get("white_id") is not None
+        else None,
+        "black_url": player_url(datasette, name, game["black_id"])
+        if game.get("black_id") is not None
+        else None,
+        "row_url": f"{datasette.urls.table(name, 'games')}/{quote(game_id, safe='')}",
+        "script_url": datasette.urls.path("/-/jacquet/static/jacquet.js"),
+        "options": _options(game.get("options")),
+    }
+    return Response.html(
+        await datasette.render_template("jacquet/game.html", context, request=request)
+    )
+
+
+def _start_key(game: dict[str, Any]) -> str:
+    """The board of a game without a replayed play: its final key (the start, as stored)."""
+    return str(game.get("final_key") or Position.start().key())
+
+
+def _tags(game: dict[str, Any]) -> list[tuple[str, str]]:
+    """The record's tags in its own order (the ``tags`` JSON), else those kept as columns;
+    then what the archive worked out (the result by the rules, the status, the file)."""
+    tags: list[tuple[str, str]] = []
+    try:
+        stored = json.loads(game.get("tags") or "null")
+    except ValueError:
+        stored = None
+    if isinstance(stored, dict):
+        tags = [(str(name), str(value)) for name, value in stored.items()]
+    else:
+        for label, column in (
+            ("Event", "event"),
+            ("Site", "site"),
+            ("Date", "date"),
+            ("Round", "round"),
+            ("White", "white"),
+            ("Black", "black"),
+            ("Result", "result"),
+            ("Rules", "rules"),
+            ("Source", "source"),
+            ("Transcriber", "transcriber"),
+            ("Annotator", "annotator"),
+        ):
+            value = game.get(column)
+            if value is None and column in ("event", "source"):
+                value = game.get(f"{column}_name")
+            if value not in (None, ""):
+                tags.append((label, str(value)))
+    for label, column in (
+        ("Result by the rules", "computed_result"),
+        ("Status", "status"),
+        ("File", "file"),
+        ("Game in file", "game_index"),
+    ):
+        if game.get(column) not in (None, ""):
+            tags.append((label, str(game[column])))
+    return tags
+
+
+def _options(text: str | None) -> list[tuple[str, str]]:
+    if not text:
+        return []
+    try:
+        options = json.loads(text)
+    except ValueError:
+        return []
+    return sorted((str(k), str(v)) for k, v in options.items()) if isinstance(options, dict) else []
+
+
+async def position_view(datasette: Any, request: Any) -> Response:
+    db, name = await _archive(datasette, request, ("games", "turns"))
+    key = request.url_vars["key"]
+    svg = diagram(key, BOARD_WIDTH)
+    if svg is None:
+        raise NotFound(f"{key} is not a position key")
+    position = Position.from_key(key)
+    stored = await _rows(db, "select * from positions where key = ?", [key])
+    try:
+        plays: list[dict[str, Any]] | None = [
+            dict(play)
+            for play in await _plays_from(db, key, datasette.setting("sql_time_limit_ms"))
+        ]
+    except QueryInterrupted:
+        plays = None  # too many games through here to sum up within the time limit
+    for play in plays or []:
+        play["url"] = position_url(datasette, name, play["key_after"])
+        play["dice_text"] = dice_text(play["dice"])
+        play["net"] = (play["points_won"] or 0) - (play["points_lost"] or 0)
+    page = _page(request)
+    games = await _games_reaching(db, key, page * PAGE_ROWS, PAGE_ROWS + 1)
+    more = len(games) > PAGE_ROWS
+    games = games[:PAGE_ROWS]
+    for game in games:
+        game["url"] = game_url(datasette, name, game["id"], game["ply"])
+        game["white_url"] = (
+            player_url(datasette, name, game["white_id"]) if game["white_id"] else None
+        )
+        game["black_url"] = (
+            player_url(datasette, name, game["black_id"]) if game["black_id"] else None
+        )
+    context = {
+        "metadata": _footer(datasette, name),
+        "database": name,
+        "key": key,
+        "position": position,
+        "turn": "White" if position.turn == "white" else "Black",
+        "stored": stored[0] if stored else None,
+        "board_svg": Markup(svg),
+        "plays": plays,
+        "time_limit_ms": datasette.setting("sql_time_limit_ms"),
+        "games": games,
+        "page": page,
+        "more_url": f"{position_url(datasette, name, key)}?page={page + 1}" if more else None,
+        "less_url": f"{position_url(datasette, name, key)}?page={page - 1}" if page else None,
+        "pips": {side: position.pips(side) for side in SIDES},
+        "off": {side: position.off(side) for side in SIDES},
+        "turns_url": f"{datasette.urls.table(name, 'turns')}?key_before={quote(key)}",
+    }
+    return Response.html(
+        await datasette.render_template("jacquet/position.html", context, request=request)
+    )
+
+
+#: plays from a position, per (database file, key): only for immutable files, which cannot change
+_PLAYS_CACHE: OrderedDict[tuple[str, str], list[dict[str, Any]]] = OrderedDict()
+_PLAYS_CACHE_SIZE = 4096
+#: how many times the SQL time limit the sum of plays from a position may take when it is kept
+KEPT_QUERY_FACTOR = 10
+_PLAYS_SQL = (
+    "select t.dice, min(t.steps) as steps, t.key_after, count(*) as games, "
+    "sum(g.winner = t.side) as wins, sum(g.winner is not null and g.winner != t.side) "
+    "as losses, sum(case when g.winner = t.side then g.points else 0 end) as points_won, "
+    "sum(case when g.winner != t.side then g.points else 0 end) as points_lost "
+    "from turns t join games g on g.id = t.game_id "
+    "where t.key_before = ? and t.key_after is not null "
+    "group by t.dice, t.key_after order by games desc, t.dice, steps limit 500"
+)
+
+
+async def _plays_from(db: Any, key: str, time_limit_ms: int) -> list[dict[str, Any]]:
+    """The plays made from ``key``, grouped by the roll and the position reached (two spellings
+    of one play reach one position), with the games, wins and points of the side that made them.
+
+    The start position has a row per game of the archive to sum; an immutable archive cannot
+    change, so each answer is kept (a few thousand of them) and the next visit is immediate.
+    Because it is kept, the sum may take ``KEPT_QUERY_FACTOR`` times the SQL time limit: under
+    load the start position's sum can pass the limit, and an answer never kept would cost the
+    full limit on every visit. A mutable archive gets the plain limit.
+    """
+    if db.is_mutable:
+        return await _rows(db, _PLAYS_SQL, [key])
+    cache_key = (str(db.path), key)
+    if cache_key in _PLAYS_CACHE:
+        _PLAYS_CACHE.move_to_end(cache_key)
+        return _PLAYS_CACHE[cache_key]
+    limit = time_limit_ms * KEPT_QUERY_FACTOR
+
+    def run(connection: sqlite3.Connection) -> list[dict[str, Any]]:
+        with sqlite_timelimit(connection, limit):
+            try:
+                cursor = connection.execute(_PLAYS_SQL, [key])
+                names = [column[0] for column in cursor.description]
+                return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+            except sqlite3.OperationalError as error:
+                if "interrupted" in str(error):
+                    raise QueryInterrupted(error, _PLAYS_SQL, [key]) from None
+                raise
+
+    plays: list[dict[str, Any]] = await db.execute_fn(run)
+    _PLAYS_CACHE[cache_key] = plays
+    while len(_PLAYS_CACHE) > _PLAYS_CACHE_SIZE:
+        _PLAYS_CACHE.popitem(last=False)
+    return plays
+
+
+async def _games_reaching(db: Any, key: str, offset: int, limit: int) -> list[dict[str, Any]]:
+    """Games whose main line reaches ``key``, with the ply where it first does (0: the start).
+
+    Read in index order (turns' rowid, the order of import) rather than sorted, so that the
+    start position, reached by every game, costs a page of rows and not the whole archive.
+    """
+    wanted = offset + limit
+    found = await _rows(
+        db,
+        "select game_id, ply from turns where key_after = :key order by rowid limit :n",
+        {"key": key, "n": wanted * 2},
+    )
+    if len(found) < wanted * 2:
+        # nothing before ply 1 reaches a position: only a start position is reached at ply 0
+        found += await _rows(
+            db,
+            "select game_id, 0 as ply from turns where key_before = :key and ply = 1 "
+            "order by rowid limit :n",
+            {"key": key, "n": wanted},
+        )
+    first: dict[str, int] = {}
+    for row in found:
+        if row["game_id"] not in first or row["ply"] < first[row["game_id"]]:
+            first[row["game_id"]] = row["ply"]
+    chosen = list(first.items())[offset : offset + limit]
+    if not chosen:
+        return []
+    rows = await _rows(
+        db,
+        "select id, date, white, black, white_id, black_id, result, winner, points, plies "
+        f"from games where id in ({', '.join('?' * len(chosen))})",
+        [game_id for game_id, _ in chosen],
+    )
+    by_id = {row["id"]: row for row in rows}
+    games = []
+    for game_id, ply in chosen:
+        if game_id in by_id:
+            games.append({**by_id[game_id], "ply": ply})
+    return games
+
+
+async def player_view(datasette: Any, request: Any) -> Response:
+    db, name = await _archive(datasette, request, ("games", "players"))
+    digits = request.url_vars["player_id"]  # the route takes digits only
+    # past SQLite's largest integer (or Python's longest int text) no player can be found
+    if len(digits) > len(str(SQLITE_MAX_INT)) or int(digits) > SQLITE_MAX_INT:
+        raise NotFound(f"No player {digits[:40]} in {name}")
+    player_id = int(digits)
+    players = await _rows(db, "select * from players where id = ?", [player_id])
+    if not players:
+        raise NotFound(f"No player {player_id} in {name}")
+    player = players[0]
+    # Two indexed halves (as White, as Black) rather than one OR over the whole table.
+    sides = await _rows(
+        db,
+        "select 'white' as side, count(*) as games, sum(winner = 'white') as wins, "
+        "sum(winner = 'black') as losses, "
+        "sum(case when winner = 'white' then points else 0 end) as points_won, "
+        "sum(case when winner = 'black' then points else 0 end) as points_lost "
+        "from games where white_id = :id union all "
+        "select 'black', count(*), sum(winner = 'black'), sum(winner = 'white'), "
+        "sum(case when winner = 'black' then points else 0 end), "
+        "sum(case when winner = 'white' then points else 0 end) "
+        "from games where black_id = :id",
+        {"id": player_id},
+    )
+    record = {
+        field: sum(side[field] or 0 for side in sides)
+        for field in ("games", "wins", "losses", "points_won", "points_lost")
+    }
+    record["unfinished"] = record["games"] - record["wins"] - record["losses"]
+    opponents = await _rows(
+        db,
+        "select opponent_id, max(opponent) as opponent, count(*) as games, "
+        "sum(won) as wins, sum(lost) as losses, sum(won_points) as points_won, "
+        "sum(lost_points) as points_lost from ("
+        " select black_id as opponent_id, black as opponent, winner = 'white' as won,"
+        "  winner = 'black' as lost,"
+        "  case when winner = 'white' then points else 0 end as won_points,"
+        "  case when winner = 'black' then points else 0 end as lost_points"
+        "  from games where white_id = :id"
+        " union all select white_id, white, winner = 'black', winner = 'white',"
+        "  case when winner = 'black' then points else 0 end,"
+        "  case when winner = 'white' then points else 0 end"
+        "  from games where black_id = :id"
+        ") group by opponent_id order by games desc, opponent limit 200",
+        {"id": player_id},
+    )
+    for opponent in opponents:
+        opponent["url"] = (
+            player_url(datasette, name, opponent["opponent_id"])
+            if opponent["opponent_id"] is not None
+            else None
+        )
+    page = _page(request)
+    games = await _rows(
+        db,
+        "select * from (select id, date, white, black, white_id, black_id, result, winner, "
+        "points, plies, rules, status from games where white_id = :id union "
+        "select id, date, white, black, white_id, black_id, result, winner, points, plies, "
+        "rules, status from games where black_id = :id) "
+        "order by date desc, id limit :limit offset :offset",
+        {"id": player_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
+    )
+    more = len(games) > PAGE_ROWS
+    games = games[:PAGE_ROWS]
+    for game in games:
+        game["url"] = game_url(datasette, name, game["id"])
+        mine = "white" if game["white_id"] == player_id else "black"
+        game["colour"] = "White" if mine == "white" else "Black"
+        opponent_id = game["black_id"] if mine == "white" else game["white_id"]
+        game["opponent"] = game["black"] if mine == "white" else game["white"]
+        game["opponent_url"] = (
+            player_url(datasette, name, opponent_id) if opponent_id is not None else None
+        )
+        game["outcome"] = (
+            "won" if game["winner"] == mine else "lost" if game["winner"] else "unfinished"
+        )
+    here = player_url(datasette, name, player_id)
+    context = {
+        "metadata": _footer(datasette, name),
+        "database": name,
+        "player": player,
+        "record": record,
+        "sides": sides,
+        "opponents": opponents,
+        "games": games,
+        "page": page,
+        "more_url": f"{here}?page={page + 1}" if more else None,
+        "less_url": f"{here}?page={page - 1}" if page else None,
+    }
+    return Response.html(
+        await datasette.render_template("jacquet/player.html", context, request=request)
+    )
