@@ -26,8 +26,8 @@ from lxml import etree, html
 
 from jacquet_notation.browse.drawing import diagram
 from jacquet_notation.browse.metadata import COLUMNS, archive_metadata
+from jacquet_notation.browse.server import build_datasette, table_counts
 from jacquet_notation.cli import main
-from jacquet_notation.commands.serve import build_datasette, table_counts
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import read_games, write_game
 from jacquet_notation.position import Position
