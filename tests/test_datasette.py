@@ -459,8 +459,8 @@ def test_game_page_has_tags_score_sheet_and_script(ds: Any, archive: Path) -> No
     states = json.loads(tree.get_element_by_id("jacquet-states").text)
     assert len(states) == game["plies"] + 1
     assert states[-1]["key"] == game["final_key"]
-    assert tree.xpath('//script[@src="/-/jacquet/static/jacquet.js"]')
-    script = get(ds, "/-/jacquet/static/jacquet.js")
+    assert tree.xpath('//script[@src="/-/static-plugins/jacquet-notation/jacquet.js"]')
+    script = get(ds, "/-/static-plugins/jacquet-notation/jacquet.js")
     assert script.status_code == 200 and "ArrowRight" in script.text
     board = get(ds, f"/-/jacquet/board/{states[3]['key']}.svg")
     assert board.status_code == 200 and board.headers["content-type"].startswith("image/svg+xml")
@@ -481,7 +481,7 @@ def test_missing_pages_are_404(ds: Any) -> None:
     assert get(ds, "/archive/-/position/AAAA").status_code == 404
     assert get(ds, "/nosuchdb/-/game/abc").status_code == 404
     assert get(ds, "/-/jacquet/board/nonsense.svg").status_code == 404
-    assert get(ds, "/-/jacquet/static/secret.js").status_code == 404
+    assert get(ds, "/-/static-plugins/jacquet-notation/secret.js").status_code == 404
 
 
 # -- the position page ---------------------------------------------------------------------------

@@ -11,13 +11,17 @@ Pages (``DB`` is the database's route, as in Datasette's own URLs):
 - ``/DB/-/position/KEY``: the board, the plays made from it, the games reaching it;
 - ``/DB/-/player/ID``: record, points, head-to-head, games;
 - ``/-/jacquet/board/KEY.svg``: one diagram (what the game page's script fetches).
+
+A package so that Datasette finds its ``templates/`` and serves its ``static/`` folder
+(``/-/static-plugins/jacquet-notation/jacquet.css``, ``jacquet.js``). The hooks are in
+:mod:`.hooks`, the pages in :mod:`.pages`; :mod:`.server` assembles ``jacquet serve``'s server and
+:mod:`.accept` decides how its processes take connections.
 """
 
 from .hooks import (
     extra_css_urls,
     handle_exception,
     prepare_connection,
-    prepare_jinja2_environment,
     register_routes,
     render_cell,
 )
@@ -26,7 +30,6 @@ __all__ = [
     "extra_css_urls",
     "handle_exception",
     "prepare_connection",
-    "prepare_jinja2_environment",
     "register_routes",
     "render_cell",
 ]

@@ -8,26 +8,18 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import cache
 from typing import Any, TypeVar, cast
 
 from datasette import hookimpl as _datasette_hookimpl
-from datasette.utils.asgi import NotFound, Response
 from datasette.views.base import DatasetteError
-from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup, escape
 
 from ..position import Position
 from .drawing import CELL_WIDTH, diagram, is_key
 from .limits import VALUE_LIMIT, RowBudget, authorize
 from .pages import board_view, game_view, player_view, position_view
-from .urls import game_url, player_url, position_url
-
-TEMPLATES = Path(__file__).parent / "templates"
-STATIC = Path(__file__).parent / "static"
-#: the files under ``static/`` the plugin serves, with their content types
-STATIC_FILES = {"jacquet.css": "text/css; charset=utf-8", "jacquet.js": "text/javascript"}
+from .urls import BOARD_PATH, board_prefix, game_url, player_url, position_url, static_url
 
 #: (table, column) pairs holding position keys; table None is an arbitrary SQL query
 _KEY_COLUMNS = {
@@ -116,14 +108,9 @@ def _diagram_cell(datasette: Any, database: str, key: str) -> Markup | None:
     # a key is [A-Za-z0-9_-] only (is_key decoded it): nothing in it to escape
     return Markup(
         f'<a class="jacquet-cell" href="{position_url(datasette, database, key)}" '
-        f'title="{key}"><img src="{_board_prefix(datasette)}{key}.svg?width={CELL_WIDTH}" '
+        f'title="{key}"><img src="{board_prefix(datasette)}{key}.svg?width={CELL_WIDTH}" '
         f'alt="{key}" width="{CELL_WIDTH}" height="{_cell_height()}" loading="lazy"></a>'
     )
-
-
-@lru_cache(maxsize=16)
-def _board_prefix(datasette: Any) -> str:
-    return str(datasette.urls.path("/-/jacquet/board/"))
 
 
 @cache
@@ -192,45 +179,20 @@ def handle_exception(datasette: Any, request: Any, exception: Exception) -> None
         exception.status = 400
 
 
-# -- static files, templates ---------------------------------------------------------------------
-
-
-@hookimpl
-def prepare_jinja2_environment(env: Any, datasette: Any) -> None:
-    """Make ``jacquet/*.html`` findable after the user's and Datasette's own templates.
-
-    Datasette finds a plugin's templates only in a package; this plugin is a module, so its
-    templates folder is added here, last, so that ``--template-dir`` can still override them.
-    """
-    env.loader = ChoiceLoader([env.loader, FileSystemLoader(str(TEMPLATES))])
+# -- files and routes ----------------------------------------------------------------------------
+# The package's ``templates/`` and ``static/`` folders are Datasette's to find: templates after
+# ``--template-dir``'s, static files under ``/-/static-plugins/`` (see urls.static_url).
 
 
 @hookimpl
 def extra_css_urls(datasette: Any) -> list[str]:
-    return [datasette.urls.path("/-/jacquet/static/jacquet.css")]
-
-
-@cache
-def _static(name: str) -> bytes:
-    return (STATIC / name).read_bytes()
-
-
-async def static_view(request: Any) -> Response:
-    name = request.url_vars["name"]
-    if name not in STATIC_FILES:
-        raise NotFound(f"no such file: {name}")
-    return Response(
-        _static(name),
-        content_type=STATIC_FILES[name],
-        headers={"cache-control": "max-age=3600, public"},
-    )
+    return [static_url(datasette, "jacquet.css")]
 
 
 @hookimpl
 def register_routes() -> list[tuple[str, Any]]:
     return [
-        (r"^/-/jacquet/static/(?P<name>[a-z]+\.(css|js))$", static_view),
-        (r"^/-/jacquet/board/(?P<key>[A-Za-z0-9_-]{1,32})\.svg$", board_view),
+        (rf"^{BOARD_PATH}(?P<key>[A-Za-z0-9_-]{{1,32}})\.svg$", board_view),
         (r"^/(?P<database>[^/]+)/-/game/(?P<game_id>[^/]+)$", game_view),
         (r"^/(?P<database>[^/]+)/-/position/(?P<key>[A-Za-z0-9_-]{1,32})$", position_view),
         (r"^/(?P<database>[^/]+)/-/player/(?P<player_id>[0-9]+)$", player_view),

@@ -20,7 +20,7 @@ from markupsafe import Markup
 
 from ..position import SIDES, Position
 from .drawing import BOARD_WIDTH, diagram, dice_text
-from .urls import game_url, player_url, position_url
+from .urls import board_url, game_url, player_url, position_url, static_url
 
 #: rows listed on a page before a "more" link to Datasette's own table or query
 PAGE_ROWS = 50
@@ -162,7 +162,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
     state = states[current]
     for index, item in enumerate(states):
         item["url"] = game_url(datasette, name, game_id, index)
-        item["board"] = datasette.urls.path(f"/-/jacquet/board/{item['key']}.svg")
+        item["board"] = board_url(datasette, item["key"])
         item["position_url"] = position_url(datasette, name, item["key"])
 
     # The score sheet: a row per turn, White's and Black's plays (a list, in case a record
@@ -197,7 +197,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         if game.get("black_id") is not None
         else None,
         "row_url": f"{datasette.urls.table(name, 'games')}/{quote(game_id, safe='')}",
-        "script_url": datasette.urls.path("/-/jacquet/static/jacquet.js"),
+        "script_url": static_url(datasette, "jacquet.js"),
         "options": _options(game.get("options")),
     }
     return Response.html(
