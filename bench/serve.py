@@ -263,7 +263,7 @@ def connection_start_key(db: Path) -> str:
     """The position every game starts from (the one with the most plays made from it)."""
     connection = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
     try:
-        from jacquet_notation.metadata import START_KEYS
+        from jacquet_notation.browse.metadata import START_KEYS
 
         counts = {
             key: connection.execute(

@@ -31,10 +31,10 @@ from helpers import (
 )
 from lxml import etree, html
 
+from jacquet_notation.browse.drawing import diagram
+from jacquet_notation.browse.metadata import COLUMNS, archive_metadata
+from jacquet_notation.browse.server import build_datasette, table_counts
 from jacquet_notation.cli import main
-from jacquet_notation.commands.serve import build_datasette, table_counts
-from jacquet_notation.datasette_plugin import diagram
-from jacquet_notation.metadata import COLUMNS, archive_metadata
 from jacquet_notation.notation import write_game
 from jacquet_notation.position import Position
 
@@ -232,8 +232,8 @@ def test_game_page_has_tags_score_sheet_and_script(ds: Any, archive: Path) -> No
     states = json.loads(tree.get_element_by_id("jacquet-states").text)
     assert len(states) == game["plies"] + 1
     assert states[-1]["key"] == game["final_key"]
-    assert tree.xpath('//script[@src="/-/jacquet/static/jacquet.js"]')
-    script = get(ds, "/-/jacquet/static/jacquet.js")
+    assert tree.xpath('//script[@src="/-/static-plugins/jacquet-notation/jacquet.js"]')
+    script = get(ds, "/-/static-plugins/jacquet-notation/jacquet.js")
     assert script.status_code == 200 and "ArrowRight" in script.text
     board = get(ds, f"/-/jacquet/board/{states[3]['key']}.svg")
     assert board.status_code == 200 and board.headers["content-type"].startswith("image/svg+xml")
@@ -254,7 +254,7 @@ def test_missing_pages_are_404(ds: Any) -> None:
     assert get(ds, "/archive/-/position/AAAA").status_code == 404
     assert get(ds, "/nosuchdb/-/game/abc").status_code == 404
     assert get(ds, "/-/jacquet/board/nonsense.svg").status_code == 404
-    assert get(ds, "/-/jacquet/static/secret.js").status_code == 404
+    assert get(ds, "/-/static-plugins/jacquet-notation/secret.js").status_code == 404
 
 
 # -- the position page ---------------------------------------------------------------------------
@@ -593,7 +593,7 @@ def test_position_page_survives_the_time_limit(
 ) -> None:
     from datasette.database import QueryInterrupted
 
-    from jacquet_notation import datasette_plugin
+    from jacquet_notation.browse import pages as datasette_plugin
 
     async def too_slow(db: Any, key: str, limit: int) -> list[dict[str, Any]]:
         raise QueryInterrupted(Exception("interrupted"), "select ...", {})
@@ -606,7 +606,7 @@ def test_position_page_survives_the_time_limit(
 
 
 def test_plays_from_a_position_are_kept_for_an_immutable_archive(ds: Any, archive: Path) -> None:
-    from jacquet_notation.datasette_plugin import _plays_from
+    from jacquet_notation.browse.pages import _plays_from
 
     first = query(archive, "select key_before from turns where ply = 1 limit 1")[0][0]
     db = ds.get_database("archive")
@@ -630,7 +630,7 @@ def test_plays_kept_get_a_longer_time_limit_and_are_interrupted_past_it(
     from datasette.database import QueryInterrupted
     from datasette.utils import sqlite_timelimit
 
-    from jacquet_notation import datasette_plugin
+    from jacquet_notation.browse import pages as datasette_plugin
 
     reached = "select key_before from turns where ply = 3 and key_after is not null limit 1"
     key = query(archive, reached)[0][0]

@@ -25,9 +25,10 @@ from helpers import free_port
 from lxml import html
 
 from jacquet_notation.archive import import_paths
-from jacquet_notation.datasette_plugin import MAX_PAGE, QUERY_BYTES_LIMIT, VALUE_LIMIT
+from jacquet_notation.browse.limits import QUERY_BYTES_LIMIT, VALUE_LIMIT
+from jacquet_notation.browse.metadata import database_name
+from jacquet_notation.browse.pages import MAX_PAGE
 from jacquet_notation.generate import generate_records
-from jacquet_notation.metadata import database_name
 from jacquet_notation.notation import write_game
 from jacquet_notation.rules import Rules
 

@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 import uvicorn
 
-from jacquet_notation.commands import _uvicorn
-from jacquet_notation.commands._uvicorn import (
+from jacquet_notation.browse import accept as _uvicorn
+from jacquet_notation.browse.accept import (
     LOOP,
     PROTOCOL,
     FairAcceptLoop,
     ServerHTTPProtocol,
     set_nodelay,
 )
-from jacquet_notation.commands.serve import FrozenAfterFirstRequest
+from jacquet_notation.browse.server import FrozenAfterFirstRequest
 
 
 def _nodelay(sock: Any) -> int:

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .position import Position
+from .. import __version__
+from ..position import Position
 
 SOURCE_URL = "https://github.com/jacquet-notation/jacquet-notation"
 

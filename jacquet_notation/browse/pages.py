@@ -1,336 +1,33 @@
-"""Datasette plugin: board diagrams in table cells, and game, position and player pages.
+"""The plugin's pages: a game, a position, a player, and one board diagram as SVG.
 
-Registered through the ``datasette`` entry point, so plain ``datasette archive.db`` shows it once
-the package is installed; ``jacquet serve`` adds the project's metadata on top. Every text that
-comes from a record reaches the page through Jinja's autoescaping or :func:`markupsafe.escape`;
-the diagrams are built by lxml from a decoded position, never from record text.
-
-Pages (``DB`` is the database's route, as in Datasette's own URLs):
-
-- ``/DB/-/game/ID?ply=N``: tags, score sheet, a board stepping through the game;
-- ``/DB/-/position/KEY``: the board, the plays made from it, the games reaching it;
-- ``/DB/-/player/ID``: record, points, head-to-head, games;
-- ``/-/jacquet/board/KEY.svg``: one diagram (what the game page's script fetches).
+Each page reads the archive through Datasette's own database (its permission checks and time
+limit) and renders a template of ``templates/jacquet/``. Every text that comes from a record
+reaches the page through Jinja's autoescaping or :func:`markupsafe.escape`.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
-import weakref
 from collections import OrderedDict
-from collections.abc import Callable
-from functools import cache, lru_cache
-from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any
 from urllib.parse import quote
 
-from datasette import hookimpl as _datasette_hookimpl
 from datasette.database import QueryInterrupted
 from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import BadRequest, NotFound, Response
-from datasette.views.base import DatasetteError
-from jinja2 import ChoiceLoader, FileSystemLoader
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
-from .position import SIDES, Position
-from .svg import board_svg
+from ..position import SIDES, Position
+from .drawing import BOARD_WIDTH, diagram, dice_text
+from .urls import board_url, game_url, player_url, position_url, static_url
 
-TEMPLATES = Path(__file__).parent / "templates"
-STATIC = Path(__file__).parent / "static"
-#: the files under ``static/`` the plugin serves, with their content types
-STATIC_FILES = {"jacquet.css": "text/css; charset=utf-8", "jacquet.js": "text/javascript"}
-
-#: cell diagrams: small enough for a table row
-CELL_WIDTH = 132
-
-BOARD_WIDTH = 520
 #: rows listed on a page before a "more" link to Datasette's own table or query
 PAGE_ROWS = 50
-
-#: (table, column) pairs holding position keys; table None is an arbitrary SQL query
-_KEY_COLUMNS = {
-    ("turns", "key_before"),
-    ("turns", "key_after"),
-    ("games", "final_key"),
-    ("positions", "key"),
-    (None, "key_before"),
-    (None, "key_after"),
-    (None, "final_key"),
-    (None, "position_key"),
-}
-_DIE_FACES = "⚀⚁⚂⚃⚄⚅"
-#: every column name render_cell may draw or link (see _cell_link)
-_CELL_COLUMNS = frozenset(
-    {column for _, column in _KEY_COLUMNS}
-    | {"id", "game_id", "other_id", "plies", "white", "black", "white_id", "black_id"}
-    | {"player_id", "opponent_id", "name", "player", "opponent", "turn"}
-)
-
-#: the longest string or blob any query may make or read, in bytes (SQLITE_LIMIT_LENGTH): a
-#: hundred times the longest record of the corpus, and short enough that one call of a
-#: quadratic function (``instr``, ``replace``) on two such values ends near the time limit
-VALUE_LIMIT = 256 * 1024
-#: the most bytes of values one query may hand back to Python (its rows, all columns)
-QUERY_BYTES_LIMIT = 32 * 1024 * 1024
-#: SQL functions a visitor's query may not call (see :func:`_authorize`)
-DENIED_FUNCTIONS = frozenset({"fts3_tokenizer", "printf", "format"})
 #: the largest integer SQLite stores: a larger id is no row of the archive
 SQLITE_MAX_INT = 2**63 - 1
 #: the highest ``?page=`` of the plugin's pages: its offset, doubled, stays within SQLite's int
 MAX_PAGE = SQLITE_MAX_INT // (PAGE_ROWS * 4)
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def hookimpl(function: _F) -> _F:
-    """Datasette's hook marker, typed for mypy."""
-    return cast(_F, _datasette_hookimpl(function))
-
-
-# -- diagrams ------------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=16384)
-def diagram(key: str, width: int = CELL_WIDTH) -> str | None:
-    """The SVG diagram of a position key, or None if ``key`` is not one.
-
-    Cached: a key always draws the same board, and table pages repeat the same positions.
-    """
-    if not key or len(key) > 32:
-        return None
-    try:
-        position = Position.from_key(key)
-    except (ValueError, IndexError):
-        return None
-    return board_svg(position, width=width, title=key)
-
-
-@lru_cache(maxsize=65536)
-def is_key(key: str) -> bool:
-    """True when ``key`` decodes to a position (checked, not drawn)."""
-    if not key or len(key) > 32:
-        return False
-    try:
-        Position.from_key(key)
-    except (ValueError, IndexError):
-        return False
-    return True
-
-
-def dice_text(dice: str | None) -> str:
-    """``6-5`` with die faces, as the pages show a roll."""
-    if not dice:
-        return ""
-    faces = []
-    for part in dice.split("-"):
-        faces.append(_DIE_FACES[int(part) - 1] if part.isdigit() and 1 <= int(part) <= 6 else "")
-    return f"{''.join(faces)} {dice}".strip()
-
-
-# -- URLs ----------------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=256)
-def _database_path(datasette: Any, database: str) -> str:
-    """The database's URL prefix; cached, as a table page asks for it in many cells."""
-    return str(datasette.urls.database(database))
-
-
-def game_url(datasette: Any, database: str, game_id: str, ply: int | None = None) -> str:
-    url = f"{_database_path(datasette, database)}/-/game/{quote(str(game_id), safe='')}"
-    return url if ply is None else f"{url}?ply={ply}"
-
-
-def position_url(datasette: Any, database: str, key: str) -> str:
-    return f"{_database_path(datasette, database)}/-/position/{quote(key, safe='')}"
-
-
-def player_url(datasette: Any, database: str, player_id: int | str) -> str:
-    return f"{_database_path(datasette, database)}/-/player/{quote(str(player_id), safe='')}"
-
-
-# -- render_cell ---------------------------------------------------------------------------------
-
-
-def _field(row: Any, name: str) -> Any:
-    """A column of a row, or None when the row has no such column."""
-    try:
-        value = row[name]
-    except (IndexError, KeyError, TypeError):
-        return None
-    if isinstance(value, dict):  # an expanded foreign key: {"value": ..., "label": ...}
-        return value.get("value")
-    return value
-
-
-@hookimpl
-def render_cell(
-    row: Any, value: Any, column: str, table: str | None, database: str, datasette: Any
-) -> Markup | None:
-    """Diagrams for position keys; links to the game, position and player pages."""
-    if column not in _CELL_COLUMNS:
-        return None  # most cells: answered before anything else is looked at
-    label: Any = value
-    if isinstance(value, dict):
-        label, value = value.get("label"), value.get("value")
-    if value is None:
-        return None
-    if (table, column) in _KEY_COLUMNS and isinstance(value, str):
-        return _diagram_cell(datasette, database, value)
-    if table == "positions" and column == "turn":
-        # The key is the primary key, which Datasette draws itself as a link to the row page
-        # (no render_cell): the side to move carries the diagram instead.
-        key = _field(row, "key")
-        if isinstance(key, str):
-            cell = _diagram_cell(datasette, database, key)
-            if cell is not None:
-                return Markup(
-                    f'{cell}<br><span class="jacquet-turn">{escape(value)} to move</span>'
-                )
-        return None
-    link = _cell_link(row, value, column, table, database, datasette)
-    if link is None:
-        return None
-    href, text = link
-    if label is not None and label != value and column.endswith("_id"):
-        text = f"{label}"
-    # f-strings over escaped parts: Markup.format costs more than the rest of the cell
-    return Markup(f'<a class="jacquet-link" href="{escape(href)}">{escape(text)}</a>')
-
-
-def _diagram_cell(datasette: Any, database: str, key: str) -> Markup | None:
-    """A small diagram linking to the position page, the key as its alternative text.
-
-    The drawing is an ``<img>`` of the board's SVG rather than the SVG itself: a table page
-    of fifty positions then costs the server nothing per cell, and the browser fetches each
-    drawing once (its URL never changes) and only when it scrolls into view.
-    """
-    if not is_key(key):
-        return None
-    # a key is [A-Za-z0-9_-] only (is_key decoded it): nothing in it to escape
-    return Markup(
-        f'<a class="jacquet-cell" href="{position_url(datasette, database, key)}" '
-        f'title="{key}"><img src="{_board_prefix(datasette)}{key}.svg?width={CELL_WIDTH}" '
-        f'alt="{key}" width="{CELL_WIDTH}" height="{_cell_height()}" loading="lazy"></a>'
-    )
-
-
-@lru_cache(maxsize=16)
-def _board_prefix(datasette: Any) -> str:
-    return str(datasette.urls.path("/-/jacquet/board/"))
-
-
-@cache
-def _cell_height() -> int:
-    """The height of a cell's diagram: the drawing's own proportions at CELL_WIDTH."""
-    start = diagram(Position.start().key(), CELL_WIDTH) or ""
-    found = re.search(r'height="([0-9]+)"', start)
-    return int(found.group(1)) if found else CELL_WIDTH
-
-
-def _cell_link(
-    row: Any, value: Any, column: str, table: str | None, database: str, datasette: Any
-) -> tuple[str, str] | None:
-    """Where a cell links to among the plugin's pages, and the text of the link."""
-    if table in ("games", "invalid_games", None) and column in ("id", "game_id"):
-        if table is None and column == "id":
-            return None  # an arbitrary query's id is not a game's
-        return game_url(datasette, database, str(value)), str(value)
-    if table in ("occurrences", "duplicates") and column in ("game_id", "other_id"):
-        return game_url(datasette, database, str(value)), str(value)
-    if table == "turns" and column == "game_id":
-        ply = _field(row, "ply")
-        return game_url(datasette, database, str(value), ply), str(value)
-    if table == "games" and column == "plies":
-        return game_url(datasette, database, str(_field(row, "id")), 0), f"{value} ▶"
-    if table == "games" and column in ("white", "black"):
-        player_id = _field(row, f"{column}_id")
-        if player_id is None:
-            return None
-        return player_url(datasette, database, player_id), str(value)
-    if table in ("games", None) and column in ("white_id", "black_id", "player_id"):
-        return player_url(datasette, database, value), str(value)
-    if table == "players" and column == "name":
-        return player_url(datasette, database, _field(row, "id")), str(value)
-    if table in ("player_records", "head_to_head") and column in ("name", "player"):
-        return player_url(datasette, database, _field(row, "player_id")), str(value)
-    if table == "head_to_head" and column == "opponent":
-        return player_url(datasette, database, _field(row, "opponent_id")), str(value)
-    if table in ("player_records", "head_to_head") and column in ("player_id", "opponent_id"):
-        return player_url(datasette, database, value), str(value)
-    return None
-
-
-# -- what a visitor's query may cost -------------------------------------------------------------
-
-
-class QueryTooLarge(sqlite3.OperationalError):
-    """A query's rows passed :data:`QUERY_BYTES_LIMIT`: refused like an invalid query (400)."""
-
-
-class _RowBudget:
-    """A connection's row factory that counts the bytes each query's rows bring into Python.
-
-    SQLite's length limit bounds one value; this bounds a query: a thousand rows of many
-    columns of near-limit values would otherwise still be gigabytes. Each connection runs one
-    query at a time, so the count restarts with each new cursor.
-    """
-
-    def __init__(self, limit: int = QUERY_BYTES_LIMIT) -> None:
-        self.limit = limit
-        self.cursor: weakref.ref[sqlite3.Cursor] | None = None
-        self.used = 0
-
-    def __call__(self, cursor: sqlite3.Cursor, values: tuple[Any, ...]) -> sqlite3.Row:
-        if self.cursor is None or self.cursor() is not cursor:
-            self.cursor = weakref.ref(cursor)
-            self.used = 0
-        for value in values:
-            self.used += len(value) if isinstance(value, (str, bytes)) else 8
-        if self.used > self.limit:
-            raise QueryTooLarge(
-                f"the query's results pass {self.limit // (1024 * 1024)} MB: "
-                "ask for fewer rows or columns"
-            )
-        return sqlite3.Row(cursor, values)
-
-
-def _authorize(action: int, arg1: str | None, arg2: str | None, *_: str | None) -> int:
-    """SQLite's authorizer: deny the functions of :data:`DENIED_FUNCTIONS`.
-
-    ``fts3_tokenizer('simple')`` returns a pointer of the server's memory (and with an argument
-    would install a tokenizer from one); Python 3.11 cannot switch it off through
-    ``setconfig``. ``printf``/``format`` with a width or precision of hundreds of millions runs
-    for seconds inside one call, out of the time limit's reach, even when the length limit
-    refuses its result.
-    """
-    if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() in DENIED_FUNCTIONS:
-        return sqlite3.SQLITE_DENY
-    return sqlite3.SQLITE_OK
-
-
-@hookimpl
-def prepare_connection(conn: sqlite3.Connection, database: str, datasette: Any) -> None:
-    """Bound what any query may cost: the time limit holds only between SQLite's steps, and
-    one value built in a single step (``zeroblob(200000000)``) took 19 s and 6 GB."""
-    if database == "_internal":
-        return  # Datasette's own catalogue, never a visitor's
-    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, VALUE_LIMIT)
-    conn.set_authorizer(_authorize)
-    conn.row_factory = _RowBudget()
-
-
-@hookimpl
-def handle_exception(datasette: Any, request: Any, exception: Exception) -> None:
-    """A visitor's mistake answered 400 rather than 500: a column not offered for sorting
-    (``?_sort=canonical``), a value past :data:`VALUE_LIMIT`. Datasette's own error page still
-    answers; only the status is the visitor's."""
-    if isinstance(exception, DatasetteError) and str(exception.message).startswith(
-        "Cannot sort table by"
-    ):
-        exception.status = 400
 
 
 def _page(request: Any) -> int:
@@ -342,40 +39,6 @@ def _page(request: Any) -> int:
     if page > MAX_PAGE:
         raise BadRequest(f"page must be at most {MAX_PAGE}")
     return page
-
-
-# -- static files, templates ---------------------------------------------------------------------
-
-
-@hookimpl
-def prepare_jinja2_environment(env: Any, datasette: Any) -> None:
-    """Make ``jacquet/*.html`` findable after the user's and Datasette's own templates.
-
-    Datasette finds a plugin's templates only in a package; this plugin is a module, so its
-    templates folder is added here, last, so that ``--template-dir`` can still override them.
-    """
-    env.loader = ChoiceLoader([env.loader, FileSystemLoader(str(TEMPLATES))])
-
-
-@hookimpl
-def extra_css_urls(datasette: Any) -> list[str]:
-    return [datasette.urls.path("/-/jacquet/static/jacquet.css")]
-
-
-@cache
-def _static(name: str) -> bytes:
-    return (STATIC / name).read_bytes()
-
-
-async def static_view(request: Any) -> Response:
-    name = request.url_vars["name"]
-    if name not in STATIC_FILES:
-        raise NotFound(f"no such file: {name}")
-    return Response(
-        _static(name),
-        content_type=STATIC_FILES[name],
-        headers={"cache-control": "max-age=3600, public"},
-    )
 
 
 async def board_view(request: Any) -> Response:
@@ -393,20 +56,6 @@ async def board_view(request: Any) -> Response:
         content_type="image/svg+xml; charset=utf-8",
         headers={"cache-control": "max-age=31536000, public, immutable"},
     )
-
-
-@hookimpl
-def register_routes() -> list[tuple[str, Any]]:
-    return [
-        (r"^/-/jacquet/static/(?P<name>[a-z]+\.(css|js))$", static_view),
-        (r"^/-/jacquet/board/(?P<key>[A-Za-z0-9_-]{1,32})\.svg$", board_view),
-        (r"^/(?P<database>[^/]+)/-/game/(?P<game_id>[^/]+)$", game_view),
-        (r"^/(?P<database>[^/]+)/-/position/(?P<key>[A-Za-z0-9_-]{1,32})$", position_view),
-        (r"^/(?P<database>[^/]+)/-/player/(?P<player_id>[0-9]+)$", player_view),
-    ]
-
-
-# -- pages ---------------------------------------------------------------------------------------
 
 
 async def _archive(datasette: Any, request: Any, tables: tuple[str, ...]) -> tuple[Any, str]:
@@ -513,7 +162,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
     state = states[current]
     for index, item in enumerate(states):
         item["url"] = game_url(datasette, name, game_id, index)
-        item["board"] = datasette.urls.path(f"/-/jacquet/board/{item['key']}.svg")
+        item["board"] = board_url(datasette, item["key"])
         item["position_url"] = position_url(datasette, name, item["key"])
 
     # The score sheet: a row per turn, White's and Black's plays (a list, in case a record
@@ -548,7 +197,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         if game.get("black_id") is not None
         else None,
         "row_url": f"{datasette.urls.table(name, 'games')}/{quote(game_id, safe='')}",
-        "script_url": datasette.urls.path("/-/jacquet/static/jacquet.js"),
+        "script_url": static_url(datasette, "jacquet.js"),
         "options": _options(game.get("options")),
     }
     return Response.html(

@@ -1,0 +1,55 @@
+"""What the plugin draws: a position key as an SVG board, a roll as die faces.
+
+Shared by the table cells (:mod:`.hooks`) and the pages (:mod:`.pages`). The diagrams are built
+by lxml from a decoded position, never from record text.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..position import Position
+from ..svg import board_svg
+
+#: cell diagrams: small enough for a table row
+CELL_WIDTH = 132
+
+BOARD_WIDTH = 520
+_DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+@lru_cache(maxsize=16384)
+def diagram(key: str, width: int = CELL_WIDTH) -> str | None:
+    """The SVG diagram of a position key, or None if ``key`` is not one.
+
+    Cached: a key always draws the same board, and table pages repeat the same positions.
+    """
+    if not key or len(key) > 32:
+        return None
+    try:
+        position = Position.from_key(key)
+    except (ValueError, IndexError):
+        return None
+    return board_svg(position, width=width, title=key)
+
+
+@lru_cache(maxsize=65536)
+def is_key(key: str) -> bool:
+    """True when ``key`` decodes to a position (checked, not drawn)."""
+    if not key or len(key) > 32:
+        return False
+    try:
+        Position.from_key(key)
+    except (ValueError, IndexError):
+        return False
+    return True
+
+
+def dice_text(dice: str | None) -> str:
+    """``6-5`` with die faces, as the pages show a roll."""
+    if not dice:
+        return ""
+    faces = []
+    for part in dice.split("-"):
+        faces.append(_DIE_FACES[int(part) - 1] if part.isdigit() and 1 <= int(part) <= 6 else "")
+    return f"{''.join(faces)} {dice}".strip()

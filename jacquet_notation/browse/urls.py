@@ -1,0 +1,48 @@
+"""The URLs of the plugin's pages and files, as the table cells and the pages link to them."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+from urllib.parse import quote
+
+#: the distribution's name (pyproject.toml): Datasette serves the package's ``static/`` folder
+#: at ``/-/static-plugins/jacquet-notation/``
+PLUGIN_NAME = "jacquet-notation"
+#: where one diagram is drawn: ``BOARD_PATH + KEY + ".svg"`` (see :func:`.pages.board_view`)
+BOARD_PATH = "/-/jacquet/board/"
+
+
+@lru_cache(maxsize=256)
+def _database_path(datasette: Any, database: str) -> str:
+    """The database's URL prefix; cached, as a table page asks for it in many cells."""
+    return str(datasette.urls.database(database))
+
+
+def game_url(datasette: Any, database: str, game_id: str, ply: int | None = None) -> str:
+    url = f"{_database_path(datasette, database)}/-/game/{quote(str(game_id), safe='')}"
+    return url if ply is None else f"{url}?ply={ply}"
+
+
+def position_url(datasette: Any, database: str, key: str) -> str:
+    return f"{_database_path(datasette, database)}/-/position/{quote(key, safe='')}"
+
+
+def player_url(datasette: Any, database: str, player_id: int | str) -> str:
+    return f"{_database_path(datasette, database)}/-/player/{quote(str(player_id), safe='')}"
+
+
+@lru_cache(maxsize=16)
+def board_prefix(datasette: Any) -> str:
+    """The URL of every diagram but its key; cached, as a table page asks for it in many cells."""
+    return str(datasette.urls.path(BOARD_PATH))
+
+
+def board_url(datasette: Any, key: str) -> str:
+    """The URL of ``key``'s diagram as an SVG document."""
+    return f"{board_prefix(datasette)}{key}.svg"
+
+
+def static_url(datasette: Any, name: str) -> str:
+    """The URL of a file of the package's ``static/`` folder, as Datasette serves it."""
+    return str(datasette.urls.static_plugins(PLUGIN_NAME, name))
