@@ -18,8 +18,40 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .bits import (
+    BAR,
+    BAR_SHIFT,
+    BOARD_AND_BAR,
+    COUNT,
+    COURIER_REST,
+    FLAG,
+    HALF_BOARD_SHIFT,
+    HIGH12,
+    LOW12,
+    MIDPOINT_SHIFT,
+    MOVER,
+    OFF,
+    OFF_AND_HOME,
+    OPP_SHIFT,
+    OUTSIDE,
+    OWN_ONE_AND_TWO,
+    POINT_24_SHIFT,
+    POINTS,
+    SHIFT,
+    SOURCES,
+    START_TABLE,
+    START_TABLE_RUN,
+    highest,
+    location_of,
+    men_at,
+    occupied,
+    off_count,
+    rotate,
+    runs_of_six,
+    two_or_more,
+)
 from .errors import IllegalPlayError
-from .position import BAR, MEN, OFF, Position, Side, opposite_point, other
+from .position import MEN, Position, Side, opposite_point, other
 from .rules import Rules
 
 __all__ = [
@@ -74,64 +106,18 @@ def _side_name(side: Side) -> str:
     return "White" if side == "white" else "Black"
 
 
-# -- packed-int helpers --------------------------------------------------------------------------
-
-_OPP = 104  # in hitting rulesets a search state is mover | opponent << _OPP
-_MOVER = (1 << _OPP) - 1
-
-
-def _flags(low: int, high: int) -> int:
-    """The low bit of each location's nibble, for locations low..high."""
-    return sum(1 << (4 * i) for i in range(low, high + 1))
-
-
-_ONES = _flags(0, 25)
-_POINTS = _flags(1, 24)
-_SOURCES = _flags(1, 25)
-_LOW12 = _flags(1, 12)
-_HIGH12 = _flags(13, 24)
-_START_TABLE = _flags(19, 24)
-_FLAG = [1 << (4 * i) for i in range(26)]
-_OFF_AND_HOME = _flags(0, 6) * 15  # whole nibbles of locations 0..6
-_OUTSIDE = _flags(7, 25) * 15  # whole nibbles of locations 7..25
-_COURIER_REST = (_flags(7, 23) | _FLAG[25]) * 15  # where a courier stands while out
-_BOARD_AND_BAR = _flags(1, 25) * 15
-
-
-def _occupied(packed: int) -> int:
-    return (packed | packed >> 1 | packed >> 2 | packed >> 3) & _ONES
-
-
-def _two_or_more(packed: int) -> int:
-    return (packed >> 1 | packed >> 2 | packed >> 3) & _ONES
-
-
-def _rotate(flags: int) -> int:
-    """Flags by point in one side's numbering -> the same points in the other side's numbering."""
-    return ((flags & _LOW12) << 48) | ((flags & _HIGH12) >> 48)
-
-
-def _runs_of_six(flags: int) -> int:
-    """Nibble j set when locations j..j+5 are all set."""
-    return flags & flags >> 4 & flags >> 8 & flags >> 12 & flags >> 16 & flags >> 20
-
-
-def _highest(packed: int) -> int:
-    """Highest location with a man (0 when none on the board)."""
-    return (packed.bit_length() - 1) >> 2 if packed else 0
-
+# -- packed-int tables (the layout itself is named in .bits) -------------------------------------
 
 # per die: the change of a side's packed int when a man steps from p (bar included)
 _DELTA = [[0] * 26] + [
-    [(1 << (4 * (p - d))) - (1 << (4 * p)) if p - d >= 1 else 0 for p in range(26)]
-    for d in range(1, 7)
+    [FLAG[p - d] - FLAG[p] if p - d >= 1 else 0 for p in range(BAR + 1)] for d in range(1, 7)
 ]
-_OFF_DELTA = [1 - (1 << (4 * p)) for p in range(26)]
-_STEP = [[Step(p, max(p - d, 0), d) for p in range(26)] for d in range(7)]
-_HIT_STEP = [[Step(p, max(p - d, 0), d, True) for p in range(26)] for d in range(7)]
+_OFF_DELTA = [FLAG[OFF] - FLAG[p] for p in range(BAR + 1)]
+_STEP = [[Step(p, max(p - d, 0), d) for p in range(BAR + 1)] for d in range(7)]
+_HIT_STEP = [[Step(p, max(p - d, 0), d, True) for p in range(BAR + 1)] for d in range(7)]
 # hitting: where the opponent's man on the mover's point t sits in a state, and the hit's change
-_HIT_SHIFT = [0] + [_OPP + 4 * opposite_point(t) for t in range(1, 25)]
-_HIT_DELTA = [0] + [(1 << (_OPP + 4 * BAR)) - (1 << _HIT_SHIFT[t]) for t in range(1, 25)]
+_HIT_SHIFT = [0] + [OPP_SHIFT + SHIFT[opposite_point(t)] for t in range(1, 25)]
+_HIT_DELTA = [0] + [(FLAG[BAR] - FLAG[opposite_point(t)]) << OPP_SHIFT for t in range(1, 25)]
 
 
 # -- the search ----------------------------------------------------------------------------------
@@ -168,13 +154,13 @@ class _Context:
         self.courier = rules.courier
         self.bear_off = rules.bear_off
         self.blocks = rules.blocks
-        blockers = (_two_or_more(opp) if self.hitting else _occupied(opp)) & _POINTS
+        blockers = (two_or_more(opp) if self.hitting else occupied(opp)) & POINTS
         # flags, in the mover's numbering, of the points a man may land on
-        self.open = _POINTS & ~_rotate(blockers)
-        self.start = mover | (opp << _OPP) if self.hitting else mover
+        self.open = POINTS & ~rotate(blockers)
+        self.start = mover | (opp << OPP_SHIFT) if self.hitting else mover
         self.start_table_points = rules.start_table_points
         self.midpoint_men = rules.midpoint_men
-        self.return_ok = _FLAG[1] if rules.return_men == 1 else _FLAG[1] | _FLAG[2]
+        self.return_ok = FLAG[1] if rules.return_men == 1 else FLAG[1] | FLAG[2]
         self.structural = (
             rules.blocks != "unrestricted"
             or rules.start_table_points is not None
@@ -184,7 +170,7 @@ class _Context:
 
     def sources(self, die: int) -> int:
         """Flags of the points (and the bar) from which a step of ``die`` lands on an open point."""
-        return (self.open << (4 * die)) & _SOURCES
+        return (self.open << SHIFT[die]) & SOURCES
 
     def expand(
         self, level: dict[int, tuple[Step, ...]], die: int, out: dict[int, tuple[Step, ...]]
@@ -198,31 +184,34 @@ class _Context:
         steps = _STEP[die]
         off_steps = _STEP[die]
         hit_steps = _HIT_STEP[die]
-        die_flag_shift = 4 * die
+        die_shift = SHIFT[die]
         for state, path in level.items():
-            mover = state & _MOVER if hitting else state
+            mover = state & MOVER if hitting else state
             bearing = 0  # point a man is borne off from, if any
-            if hitting and mover >> 100:
-                movable = src & _FLAG[25]  # a man on the bar enters before any other move
+            if hitting and mover >> BAR_SHIFT:
+                movable = src & FLAG[BAR]  # a man on the bar enters before any other move
             elif (
-                courier and (mover >> 96) >= 14 and (mover >> 96 == 15 or not mover & _OFF_AND_HOME)
+                courier
+                and (mover >> POINT_24_SHIFT) >= MEN - 1
+                and (mover >> POINT_24_SHIFT == MEN or not mover & OFF_AND_HOME)
             ):
-                if mover >> 96 == 15:
-                    movable = src & _FLAG[24]
+                if mover >> POINT_24_SHIFT == MEN:
+                    movable = src & FLAG[24]
                 else:
-                    movable = src & _FLAG[_highest(mover & _COURIER_REST)]
+                    movable = src & FLAG[highest(mover & COURIER_REST)]
             else:
+                # occupied(mover) & src, inline: this loop is the search's hottest
                 movable = (mover | mover >> 1 | mover >> 2 | mover >> 3) & src
-                if not mover & _OUTSIDE:
+                if not mover & OUTSIDE:
                     # every man is home: bearing off
-                    top = _highest(mover)
+                    top = highest(mover)
                     if bear_off == "standard":
-                        if (mover >> die_flag_shift) & 15:
+                        if (mover >> die_shift) & COUNT:
                             bearing = die
                         elif top < die:
                             bearing = top
                     elif bear_off == "exact":
-                        if (mover >> die_flag_shift) & 15:
+                        if (mover >> die_shift) & COUNT:
                             bearing = die
                     elif die >= top:
                         # rearmost: a die that can bear off must, and only from the rearmost point
@@ -231,11 +220,11 @@ class _Context:
             while movable:
                 low = movable & -movable
                 movable ^= low
-                point = low.bit_length() >> 2
+                point = low.bit_length() >> 2  # location_of(low), inline
                 new = state + delta[point]
                 if hitting:
                     target = point - die
-                    if (state >> _HIT_SHIFT[target]) & 15 == 1:
+                    if (state >> _HIT_SHIFT[target]) & COUNT == 1:
                         new += _HIT_DELTA[target]
                         if new not in out:
                             out[new] = (*path, hit_steps[point])
@@ -270,24 +259,27 @@ class _Context:
         five_max = facts.five_max
         block_rule = facts.block_rule
         limits = most_points < 6 or most_men < MEN
+        half = HALF_BOARD_SHIFT
         kept = {}
+        # once per state: the .bits helpers (two_or_more, occupied, runs_of_six, rotate) inline
         for state, path in level.items():
             if hitting:
-                mover = state & _MOVER
-                held = (mover >> 1 | mover >> 2 | mover >> 3) & _POINTS
+                mover = state & MOVER
+                held = (mover >> 1 | mover >> 2 | mover >> 3) & POINTS
             else:
                 mover = state
-                held = (mover | mover >> 1 | mover >> 2 | mover >> 3) & _POINTS
+                held = (mover | mover >> 1 | mover >> 2 | mover >> 3) & POINTS
             if limits and (
-                (held & _START_TABLE).bit_count() > most_points or (mover >> 52) & 15 > most_men
+                (held & START_TABLE).bit_count() > most_points
+                or (mover >> MIDPOINT_SHIFT) & COUNT > most_men
             ):
                 continue
             if five_max:
                 runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20
-                if runs and held & 0x110 != 0x110:
+                if runs and held & OWN_ONE_AND_TWO != OWN_ONE_AND_TWO:
                     continue
             elif block_rule:
-                held = ((held & _LOW12) << 48) | ((held & _HIGH12) >> 48)
+                held = ((held & LOW12) << half) | ((held & HIGH12) >> half)
                 runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20
                 if runs and self.problem(state, explain=False) is not None:
                     continue
@@ -301,10 +293,10 @@ class _Context:
     def problem(self, state: int, explain: bool = True) -> str | None:
         """The structural rule a final state breaks, in words (or "" when not ``explain``)."""
         hitting = self.hitting
-        mover = state & _MOVER if hitting else state
-        held = (_two_or_more(mover) if hitting else _occupied(mover)) & _POINTS
+        mover = state & MOVER if hitting else state
+        held = (two_or_more(mover) if hitting else occupied(mover)) & POINTS
         if self.start_table_points is not None:
-            count = (held & _START_TABLE).bit_count()
+            count = (held & START_TABLE).bit_count()
             if count > self.start_table_points:
                 return (
                     f"holds {count} points of its starting table 19-24 "
@@ -313,7 +305,7 @@ class _Context:
                     else ""
                 )
         if self.midpoint_men is not None:
-            count = (mover >> 52) & 15
+            count = men_at(mover, 13)
             if count > self.midpoint_men:
                 return (
                     f"puts {count} men on the 13-point (at most {self.midpoint_men})"
@@ -325,28 +317,24 @@ class _Context:
             return None
         opp_name = _side_name(other(self.mover))
         if blocks == "five-max":
-            runs = _runs_of_six(held)
-            if runs and held & 0x110 != 0x110:
+            runs = runs_of_six(held)
+            if runs and held & OWN_ONE_AND_TWO != OWN_ONE_AND_TWO:
                 if not explain:
                     return ""
-                low = (
-                    runs.bit_length() >> 2
-                    if runs == runs & -runs
-                    else (runs & -runs).bit_length() >> 2
-                )
+                low = location_of(runs & -runs)
                 return (
                     f"holds six consecutive points ({low + 5} to {low}) "
                     "without holding its own 1- and 2-points"
                 )
             return None
-        runs = _runs_of_six(_rotate(held))  # windows in the opponent's numbering
+        runs = runs_of_six(rotate(held))  # windows in the opponent's numbering
         if not runs:
             return None
         if hitting:
-            rear, courier_at = _opponent_facts(state >> _OPP, self.courier)
+            rear, courier_at = _opponent_facts(state >> OPP_SHIFT, self.courier)
         else:
             rear, courier_at = self.opp_rear, self.opp_courier
-        low = (runs & -runs).bit_length() >> 2  # lowest window: opponent points low..low+5
+        low = location_of(runs & -runs)  # lowest window: opponent points low..low+5
         top = low + 5
         if blocks == "bouchon":
             if courier_at > top:
@@ -355,7 +343,7 @@ class _Context:
                     if explain
                     else ""
                 )
-            if (runs >> 28) & 1 and rear > 12 and not held & _FLAG[1]:
+            if runs & START_TABLE_RUN and rear > 12 and not held & FLAG[1]:
                 return (
                     f"closes its starting table (points 24 to 19) in front of {opp_name}'s men "
                     "without holding its own 1-point"
@@ -363,7 +351,7 @@ class _Context:
                     else ""
                 )
             return None
-        if blocks == "variable" and (runs >> 28) & 1 and rear > 12:
+        if blocks == "variable" and runs & START_TABLE_RUN and rear > 12:
             return (
                 f"closes its starting table (points 24 to 19) while {opp_name} has men still "
                 "to pass it"
@@ -373,7 +361,7 @@ class _Context:
         if rear > top and held & self.return_ok != self.return_ok:
             if not explain:
                 return ""
-            need = "a return man" if self.return_ok == _FLAG[1] else "two return men"
+            need = "a return man" if self.return_ok == FLAG[1] else "two return men"
             return (
                 f"makes a block of six ({_window(top)}) in front of {opp_name}'s men without {need}"
             )
@@ -382,7 +370,7 @@ class _Context:
     def position(self, state: int) -> Position:
         """The position a final state stands for, with the turn passed."""
         if self.hitting:
-            mover, opp = state & _MOVER, state >> _OPP
+            mover, opp = state & MOVER, state >> OPP_SHIFT
         else:
             mover, opp = state, self.opp_packed
         if self.mover == "white":
@@ -401,14 +389,14 @@ def _opponent_facts(opp: int, courier: bool) -> tuple[int, int]:
     Both in the opponent's numbering; 0 when there is none. While 15 men are on its 24-point the
     courier has not left yet and counts as standing there.
     """
-    rear = _highest(opp & _BOARD_AND_BAR)
+    rear = highest(opp & BOARD_AND_BAR)
     courier_at = 0
     if courier:
-        on_24 = (opp >> 96) & 15
+        on_24 = men_at(opp, 24)
         if on_24 == MEN:
             courier_at = 24
-        elif on_24 == MEN - 1 and not opp & _OFF_AND_HOME:
-            courier_at = _highest(opp & _COURIER_REST)
+        elif on_24 == MEN - 1 and not opp & OFF_AND_HOME:
+            courier_at = highest(opp & COURIER_REST)
     return rear, courier_at
 
 
@@ -469,8 +457,8 @@ class _Search:
             # nothing, not even standing still, keeps the structure: the turn passes (docs/rules.md)
             chosen = {ctx.start: ()}
         if ctx.bear_off == "rearmost" and len(chosen) > 1:
-            most = max(s & 15 for s in chosen)
-            chosen = {s: p for s, p in chosen.items() if s & 15 == most}
+            most = max(off_count(s) for s in chosen)
+            chosen = {s: p for s, p in chosen.items() if off_count(s) == most}
         self.plays_by_state = chosen
 
     def plays(self) -> list[Play]:
@@ -485,7 +473,7 @@ class _Search:
         plays = []
         for state, path in self.plays_by_state.items():
             if hitting:
-                mover, opp = state & _MOVER, state >> _OPP
+                mover, opp = state & MOVER, state >> OPP_SHIFT
             else:
                 mover = state
             position = new(Position)
@@ -570,7 +558,7 @@ def validate_play(
         if not (
             rules.bear_off == "rearmost"
             and _may_bear_off(ctx, sum(steps_left))
-            and _more_borne_off(ctx, steps_left, state & 15)
+            and _more_borne_off(ctx, steps_left, off_count(state))
         ):
             return Play(path, ctx.position(state))
     search = _Search(ctx, steps_left)
@@ -669,8 +657,8 @@ def _facts(rules: Rules) -> _Facts:
 _last_facts = _facts(_DEFAULT)
 
 # the opponent's change when the mover hits on its point t, in the opponent's own packed int
-_HIT_OPP_DELTA = [0] + [(1 << (4 * BAR)) - (1 << (4 * opposite_point(t))) for t in range(1, 25)]
-_OPP_SHIFT = [0] + [4 * opposite_point(t) for t in range(1, 25)]
+_HIT_OPP_DELTA = [0] + [FLAG[BAR] - FLAG[opposite_point(t)] for t in range(1, 25)]
+_OPP_SHIFT = [0] + [SHIFT[opposite_point(t)] for t in range(1, 25)]
 _SINGLE = [((die,),) for die in range(7)]  # a move of one die, as _accept_quickly's orders
 
 
@@ -696,7 +684,7 @@ def _accept_quickly(
         me, opp = position.packed_white, position.packed_black
     else:
         me, opp = position.packed_black, position.packed_white
-    if me & 15 == 15 or opp & 15 == 15:
+    if me & COUNT == MEN or opp & COUNT == MEN:
         return None
     original = me
     if a == b:
@@ -713,7 +701,7 @@ def _accept_quickly(
     # split of the same moves uses more dice)
     forced = True
     # the courier rule can bind only while 14 men or more are on the 24-point or the bar
-    courier = courier and ((me >> 96) & 15) + (me >> 100) >= MEN - 1
+    courier = courier and men_at(me, 24) + (me >> BAR_SHIFT) >= MEN - 1
     for start, end in moves:
         if not 0 <= end < start <= BAR:
             return None
@@ -721,20 +709,20 @@ def _accept_quickly(
         if end and distance in left:
             # the common move, one die landing on the board, inline (as the loop below checks it)
             if (
-                not (me >> (4 * start)) & 15
-                or (hitting and me >> 100 and start != BAR)
+                not (me >> SHIFT[start]) & COUNT
+                or (hitting and me >> BAR_SHIFT and start != BAR)
                 or (
                     courier
-                    and (me >> 96) & 15 == 14
-                    and not me & _OFF_AND_HOME
-                    and start != _highest(me & _COURIER_REST)
+                    and (me >> POINT_24_SHIFT) & COUNT == MEN - 1
+                    and not me & OFF_AND_HOME
+                    and start != highest(me & COURIER_REST)
                 )
             ):
                 return None
-            there = (opp >> _OPP_SHIFT[end]) & 15  # the opponent's men there
+            there = (opp >> _OPP_SHIFT[end]) & COUNT  # the opponent's men there
             if there and (there > 1 or not hitting):
                 return None
-            if rearmost and not me & _OUTSIDE and distance >= _highest(me):
+            if rearmost and not me & OUTSIDE and distance >= highest(me):
                 return None  # a die that can bear off must
             me += _DELTA[distance][start]
             if there:
@@ -767,23 +755,23 @@ def _accept_quickly(
         for order in orders:
             new_me, new_opp, at = me, opp, start
             for die in order:
-                if not (new_me >> (4 * at)) & 15:
+                if not (new_me >> SHIFT[at]) & COUNT:
                     break
-                if hitting and new_me >> 100 and at != BAR:
+                if hitting and new_me >> BAR_SHIFT and at != BAR:
                     break
                 if (
                     courier
-                    and (new_me >> 96) & 15 == 14
-                    and not new_me & _OFF_AND_HOME
-                    and at != _highest(new_me & _COURIER_REST)
+                    and (new_me >> POINT_24_SHIFT) & COUNT == MEN - 1
+                    and not new_me & OFF_AND_HOME
+                    and at != highest(new_me & COURIER_REST)
                 ):
                     break
                 target = at - die
                 if target >= 1:
-                    there = (new_opp >> _OPP_SHIFT[target]) & 15  # the opponent's men there
+                    there = (new_opp >> _OPP_SHIFT[target]) & COUNT  # the opponent's men there
                     if there and (there > 1 or not hitting):
                         break
-                    if rearmost and not new_me & _OUTSIDE and die >= _highest(new_me):
+                    if rearmost and not new_me & OUTSIDE and die >= highest(new_me):
                         break  # a die that can bear off must
                     new_me += _DELTA[die][at]
                     if there:
@@ -793,12 +781,12 @@ def _accept_quickly(
                         append(_STEP[die][at])
                     at = target
                 else:
-                    if end or new_me & _OUTSIDE:
+                    if end or new_me & OUTSIDE:
                         break
                     if at != die:
-                        if bear_off == _EXACT or at != _highest(new_me):
+                        if bear_off == _EXACT or at != highest(new_me):
                             break
-                    elif bear_off == _REARMOST and at != _highest(new_me):
+                    elif bear_off == _REARMOST and at != highest(new_me):
                         break
                     new_me += _OFF_DELTA[at]
                     append(_STEP[die][at])
@@ -818,7 +806,7 @@ def _accept_quickly(
             return None
         # fewer steps than the roll gives: legal only if no longer play is (nor, with one die,
         # one of the higher die), which needs the search; the written moves are realized already
-        state = me | opp << _OPP if hitting else me
+        state = me | opp << OPP_SHIFT if hitting else me
         steps = dice_steps(dice, rules)
         ctx = _Context(position, rules)
         # a pass where no die moves any man needs no search: nothing else is legal
@@ -830,32 +818,32 @@ def _accept_quickly(
             return _make_play(tuple(path), _make_position(me, opp, "black"))
         return _make_play(tuple(path), _make_position(opp, me, "white"))
     if structural:
+        # the .bits helpers (two_or_more, occupied, runs_of_six, rotate) inline, as in keep_valid
         if hitting:
-            held = (me >> 1 | me >> 2 | me >> 3) & _POINTS
+            held = (me >> 1 | me >> 2 | me >> 3) & POINTS
         else:
-            held = (me | me >> 1 | me >> 2 | me >> 3) & _POINTS
-        if (held & _START_TABLE).bit_count() > facts.start_table_points:
+            held = (me | me >> 1 | me >> 2 | me >> 3) & POINTS
+        if (held & START_TABLE).bit_count() > facts.start_table_points:
             return None
-        if (me >> 52) & 15 > facts.midpoint_men:
+        if (me >> MIDPOINT_SHIFT) & COUNT > facts.midpoint_men:
             return None
         if five_max:
-            runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20
-            if runs:
+            if held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20:
                 return None  # the careful path (which labels a combined move's dice its own way)
         elif block_rule:
-            held = ((held & _LOW12) << 48) | ((held & _HIGH12) >> 48)
+            held = ((held & LOW12) << HALF_BOARD_SHIFT) | ((held & HIGH12) >> HALF_BOARD_SHIFT)
             if held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20:
                 return None
     if (
         rearmost
-        and (me & 15) - (original & 15) < total
-        and _highest(original) - (a * total if a == b else a + b) <= 6
+        and off_count(me) - off_count(original) < total
+        and highest(original) - (a * total if a == b else a + b) <= 6
     ):
         # "most men borne off": nothing to prove when no play can bear off more than this one
         # (above: when the rearmost man cannot even come home)
         steps = dice_steps(dice, rules)
-        if (original & 15) + _most_off(original, steps) > me & 15 and _more_borne_off(
-            _Context(position, rules), steps, me & 15
+        if off_count(original) + _most_off(original, steps) > off_count(me) and _more_borne_off(
+            _Context(position, rules), steps, off_count(me)
         ):
             return None
     play: Play = _new(Play)
@@ -880,7 +868,7 @@ def _more_borne_off(ctx: _Context, dice: list[int], off: int) -> bool:
     state is dropped as soon as :func:`_most_off` says it cannot beat ``off`` with the dice left,
     so the search usually ends at once or early.
     """
-    if (ctx.start & 15) + _most_off(ctx.start, dice) <= off:
+    if off_count(ctx.start) + _most_off(ctx.start, dice) <= off:
         return False
     orders = [dice] if dice[0] == dice[-1] else [dice, dice[::-1]]
     for order in orders:
@@ -892,7 +880,7 @@ def _more_borne_off(ctx: _Context, dice: list[int], off: int) -> bool:
             level = {
                 state: path
                 for state, path in reached.items()
-                if (state & 15) + _most_off(state, left) > off
+                if off_count(state) + _most_off(state, left) > off
             }
             if not level:
                 break
@@ -908,19 +896,19 @@ def _most_off(state: int, dice: list[int]) -> int:
     Every man outside the home table must come home before any man leaves, a die moving one man
     at most the highest die's pips: a man on p takes ceil((p - 6) / highest) dice of its own.
     """
-    outside = state & _OUTSIDE
+    outside = state & OUTSIDE
     if not outside:
         return len(dice)
     if not dice:
         return 0
-    highest = max(dice)
+    top_die = max(dice)
     need = 0
-    flags = (outside | outside >> 1 | outside >> 2 | outside >> 3) & _ONES
+    flags = occupied(outside)
     while flags:
         low = flags & -flags
         flags ^= low
-        point = low.bit_length() >> 2
-        need += ((state >> (4 * point)) & 15) * -(-(point - 6) // highest)
+        point = location_of(low)
+        need += men_at(state, point) * -(-(point - 6) // top_die)
     return max(0, len(dice) - need)
 
 
@@ -968,8 +956,8 @@ def _written_move(move: Sequence[int], index: int) -> tuple[int, int]:
 
 
 def _may_bear_off(ctx: _Context, pips: int) -> bool:
-    mover = ctx.start & _MOVER
-    return _highest(mover) - pips <= 6
+    mover = ctx.start & MOVER
+    return highest(mover) - pips <= 6
 
 
 def _notation(path: Sequence[Step]) -> str:
@@ -1087,13 +1075,13 @@ def _try_step(
     ``wanted`` is how many written moves leave ``point``, for the message when its men have
     all moved already in this play.
     """
-    mover = state & _MOVER if ctx.hitting else state
-    if not (mover >> (4 * point)) & 15:
+    mover = state & MOVER if ctx.hitting else state
+    if not men_at(mover, point):
         return _no_man(ctx, point, wanted)
-    if ctx.hitting and mover >> 100 and point != BAR:
+    if ctx.hitting and mover >> BAR_SHIFT and point != BAR:
         return "a man on the bar must enter before any other man moves"
-    if ctx.courier and mover >> 96 == MEN - 1 and not mover & _OFF_AND_HOME:
-        courier_at = _highest(mover & _COURIER_REST)
+    if ctx.courier and mover >> POINT_24_SHIFT == MEN - 1 and not mover & OFF_AND_HOME:
+        courier_at = highest(mover & COURIER_REST)
         if point != courier_at:
             return (
                 f"the courier (on {_point_name(courier_at)}) must reach the home table "
@@ -1101,22 +1089,22 @@ def _try_step(
             )
     target = point - die
     if target >= 1:
-        if not (ctx.open >> (4 * target)) & 1:
+        if not ctx.open & FLAG[target]:
             opp = _side_name(other(ctx.mover))
             if ctx.hitting:
                 return f"point {target} is held by {opp} (two men or more)"
             return f"point {target} is {opp}'s"
-        if ctx.bear_off == "rearmost" and not mover & _OUTSIDE:
-            top = _highest(mover)
+        if ctx.bear_off == "rearmost" and not mover & OUTSIDE:
+            top = highest(mover)
             if die >= top:
                 return f"a {die} can bear off the man on {top}, so it must"
         new = state + _DELTA[die][point]
-        if ctx.hitting and (state >> _HIT_SHIFT[target]) & 15 == 1:
+        if ctx.hitting and (state >> _HIT_SHIFT[target]) & COUNT == 1:
             return new + _HIT_DELTA[target], _HIT_STEP[die][point]
         return new, _STEP[die][point]
-    if mover & _OUTSIDE:
+    if mover & OUTSIDE:
         return f"not all men are home ({_outside_men(mover)})"
-    top = _highest(mover)
+    top = highest(mover)
     rule = ctx.bear_off
     if rule == "exact" and die != point:
         return f"a man leaves only by a die equal to its point (a {die} from {point})"
@@ -1131,8 +1119,8 @@ def _no_man(ctx: _Context, point: int, wanted: int) -> str:
     """Why no man can leave ``point``: none was ever there, or this play has moved them all."""
     me = _side_name(ctx.mover)
     where = "on the bar" if point == BAR else f"on point {point}"
-    start = ctx.start & _MOVER if ctx.hitting else ctx.start
-    had = (start >> (4 * point)) & 15
+    start = ctx.start & MOVER if ctx.hitting else ctx.start
+    had = men_at(start, point)
     if not had:
         return f"{me} has no man {where}"
     men = "one man" if had == 1 else f"{had} men"
@@ -1145,7 +1133,7 @@ def _no_man(ctx: _Context, point: int, wanted: int) -> str:
 def _outside_men(mover: int) -> str:
     parts = []
     for location in range(BAR, 6, -1):
-        count = (mover >> (4 * location)) & 15
+        count = men_at(mover, location)
         if count:
             where = "the bar" if location == BAR else str(location)
             parts.append(f"{count} {'man' if count == 1 else 'men'} on {where}")
@@ -1232,8 +1220,8 @@ def holds_prime(position: Position, side: Side) -> bool:
     Consecutive along the board's circuit, so a prime may straddle the side's 1- and 24-points
     (see docs/rules.md).
     """
-    held = _two_or_more(position.packed(side)) & _POINTS
-    return bool(_runs_of_six(held) or _runs_of_six(_rotate(held)))
+    held = two_or_more(position.packed(side)) & POINTS
+    return bool(runs_of_six(held) or runs_of_six(rotate(held)))
 
 
 def score(
