@@ -19,16 +19,16 @@ from ..bits import (
     MIDPOINT_SHIFT,
     OPP_SHIFT,
     OUTSIDE,
+    POINT_24_SHIFT,
     POINTS,
     SHIFT,
     START_TABLE,
     highest,
-    men_at,
     off_count,
 )
 from ..position import MEN, Position, opposite_point
 from ..rules import Rules
-from .facts import EXACT, REARMOST, facts_of
+from .facts import EXACT, LAST, REARMOST, facts_of
 from .plays import (
     Play,
     Step,
@@ -43,7 +43,7 @@ from .plays import (
     set_white,
 )
 from .search import Search, more_borne_off, most_off
-from .steps import DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
+from .steps import COURIER_MEN, DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
 
 # the opponent's change when the mover hits on its point t, in the opponent's own packed int
 _HIT_OPP_DELTA = [0] + [FLAG[BAR] - FLAG[opposite_point(t)] for t in range(1, 25)]
@@ -66,8 +66,10 @@ def accept_quickly(
     a, b = dice
     if not (0 < a < 7 and 0 < b < 7):
         return None
-    facts = facts_of(rules)
-    _, hitting, courier, bear_off, double_steps, structural, five_max, block_rule, *_ = facts
+    facts = LAST[0]
+    if rules is not facts.rules:
+        facts = facts_of(rules)
+    _, hitting, courier, bear_off, double_steps, structural, five_max, block_rule, _, _, _ = facts
     white = position.turn == "white"
     if white:
         me, opp = position.packed_white, position.packed_black
@@ -91,7 +93,7 @@ def accept_quickly(
     forced = True
     # the courier rule can bind only while 14 men or more are on the 24-point or the bar; with
     # men on the bar too (below), this says when free_men must be asked which men may step
-    courier = courier and men_at(me, 24) + (me >> BAR_SHIFT) >= MEN - 1
+    courier = courier and ((me >> POINT_24_SHIFT) & COUNT) + (me >> BAR_SHIFT) >= COURIER_MEN
     for start, end in moves:
         if not 0 <= end < start <= BAR:
             return None

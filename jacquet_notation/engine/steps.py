@@ -61,6 +61,10 @@ HIT_SHIFT = [0] + [OPP_SHIFT + SHIFT[opposite_point(t)] for t in range(1, 25)]
 HIT_DELTA = [0] + [(FLAG[BAR] - FLAG[opposite_point(t)]) << OPP_SHIFT for t in range(1, 25)]
 
 
+#: men left on the 24-point once the courier has left it (its rule binds from here up)
+COURIER_MEN = MEN - 1
+
+
 # -- which men may step --------------------------------------------------------------------------
 
 
@@ -79,7 +83,7 @@ def free_men(mover: int, hitting: bool, courier: bool) -> int:
         on_24 = (mover >> POINT_24_SHIFT) & COUNT
         if on_24 == MEN:
             return FLAG[24]
-        if on_24 == MEN - 1 and not mover & OFF_AND_HOME:
+        if on_24 == COURIER_MEN and not mover & OFF_AND_HOME:
             return FLAG[highest(mover & COURIER_REST)]
     return occupied(mover)
 
@@ -91,7 +95,7 @@ def may_bind(mover: int, hitting: bool, courier: bool) -> bool:
     loops: when it is false, every man may step.
     """
     return bool(hitting and mover >> BAR_SHIFT) or (
-        courier and (mover >> POINT_24_SHIFT) & COUNT >= MEN - 1
+        courier and (mover >> POINT_24_SHIFT) & COUNT >= COURIER_MEN
     )
 
 
@@ -157,7 +161,7 @@ class Context:
         steps = STEP[die]
         hit_steps = HIT_STEP[die]
         die_shift = SHIFT[die]
-        on_24_shift, courier_men = POINT_24_SHIFT, MEN - 1
+        on_24_shift, courier_men = POINT_24_SHIFT, COURIER_MEN
         for state, path in level.items():
             mover = state & MOVER if hitting else state
             bearing = 0  # point a man is borne off from, if any
@@ -360,6 +364,6 @@ def opponent_facts(opp: int, courier: bool) -> tuple[int, int]:
         on_24 = men_at(opp, 24)
         if on_24 == MEN:
             courier_at = 24
-        elif on_24 == MEN - 1 and not opp & OFF_AND_HOME:
+        elif on_24 == COURIER_MEN and not opp & OFF_AND_HOME:
             courier_at = highest(opp & COURIER_REST)
     return rear, courier_at
