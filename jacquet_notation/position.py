@@ -1,9 +1,10 @@
 """A position of Jacquet: where each player's men stand, in its own numbering, and who moves.
 
 Each side's men are packed into one int, four bits per location (location 0 = borne off, 1..24 =
-points in that side's own numbering, 25 = the bar): the engine moves a man by adding one constant,
-compares and hashes positions as ints, and tests whole tables with bit masks. Readers never see
-the packing: ``men``, ``off``, ``bar``, ``counts`` and the JSON form give plain numbers.
+points in that side's own numbering, 25 = the bar; the layout is named in :mod:`.bits`): the
+engine moves a man by adding one constant, compares and hashes positions as ints, and tests whole
+tables with bit masks. Readers never see the packing: ``men``, ``off``, ``bar``, ``counts`` and
+the JSON form give plain numbers.
 """
 
 from __future__ import annotations
@@ -13,6 +14,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+# the location numbers and the packing are position's public names too (explicit re-exports)
+from .bits import BAR as BAR
+from .bits import LOCATIONS as LOCATIONS
+from .bits import OFF as OFF
+from .bits import bar_count, off_count
+from .bits import pack as pack
+from .bits import unpack as unpack
 from .errors import PositionError
 
 if TYPE_CHECKING:
@@ -21,10 +29,7 @@ if TYPE_CHECKING:
 Side = Literal["white", "black"]
 SIDES: tuple[Side, Side] = ("white", "black")
 
-OFF = 0
-BAR = 25
 MEN = 15
-LOCATIONS = 26  # off, points 1..24, bar
 
 _KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _KEY_INDEX = {char: value for value, char in enumerate(_KEY_ALPHABET)}
@@ -54,19 +59,6 @@ def opposite_point(point: int) -> int:
     if not 1 <= point <= 24:
         raise PositionError(f"point {point} is not on the board (1 to 24)")
     return point + 12 if point <= 12 else point - 12
-
-
-def pack(counts: Iterable[int]) -> int:
-    """Pack 26 counts (off, 1..24, bar) into the four-bits-per-location int."""
-    value = 0
-    for index, count in enumerate(counts):
-        value |= count << (4 * index)
-    return value
-
-
-def unpack(packed: int) -> tuple[int, ...]:
-    """The 26 counts (off, 1..24, bar) of a packed side."""
-    return tuple((packed >> (4 * index)) & 15 for index in range(LOCATIONS))
 
 
 _START_SIDE = pack([0] * 24 + [MEN, 0])
@@ -124,11 +116,11 @@ class Position:
 
     def off(self, side: Side) -> int:
         """Men ``side`` has borne off."""
-        return self.packed(side) & 15
+        return off_count(self.packed(side))
 
     def bar(self, side: Side) -> int:
         """Men of ``side`` on the bar (hitting rulesets only)."""
-        return (self.packed(side) >> (4 * BAR)) & 15
+        return bar_count(self.packed(side))
 
     def pips(self, side: Side) -> int:
         """Pips ``side`` still has to travel (a man on the bar counts 25)."""

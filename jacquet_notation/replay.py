@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .bits import off_count
 from .engine import Play, holds_prime, legal_plays, score, validate_play, winner
 from .errors import IllegalPlayError, JacquetError, RulesError
 from .generate import written_play
@@ -197,8 +198,8 @@ class _Replayer:
             if (
                 dice is None
                 or written.side != position.turn
-                or position.packed_white & 15 == MEN
-                or position.packed_black & 15 == MEN
+                or off_count(position.packed_white) == MEN
+                or off_count(position.packed_black) == MEN
                 or (index == 0 and ordinary_opening and dice[0] == dice[1])
             ):
                 problem = self._check_play(written, position, index, plays, offset)

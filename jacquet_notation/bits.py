@@ -1,0 +1,129 @@
+"""The packing of a side's men into one int, named once: its fields, masks and accessors.
+
+A side is four bits per location (a nibble holding that location's count): location 0 = borne
+off, 1..24 = the side's own points, 25 = the bar. Moving a man is adding one constant, positions
+compare and hash as ints, and a *flag word* (the low bit of chosen locations' nibbles) tests a
+whole table with one AND. The engine's search, in hitting rulesets, carries both sides in one
+int: the mover's side in the low bits, the opponent's from :data:`OPP_SHIFT` up.
+
+Only this module knows the numbers; everything else (position, engine, replay) reads through the
+names here, so a change of layout is a change of this file (python-chess names its ``BB_*``
+masks the same way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+OFF: Final = 0  #: borne-off men, location 0
+BAR: Final = 25  #: men on the bar, location 25
+LOCATIONS: Final = 26  #: off, points 1..24, bar
+
+NIBBLE: Final = 4  #: bits per location
+COUNT: Final = 15  #: one location's count, at the bottom of an int shifted down to it
+#: where each location's nibble starts
+SHIFT: Final = tuple(NIBBLE * location for location in range(LOCATIONS))
+#: the low bit of each location's nibble: adding ``FLAG[p]`` puts one more man on ``p``
+FLAG: Final = tuple(1 << shift for shift in SHIFT)
+
+BAR_SHIFT: Final = SHIFT[BAR]
+POINT_24_SHIFT: Final = SHIFT[24]  #: the starting point (the courier leaves from it)
+MIDPOINT_SHIFT: Final = SHIFT[13]  #: the 13-point, of Murray's limit on men there
+#: twelve points: a point's flag moved by this is the same point in the other side's numbering
+HALF_BOARD_SHIFT: Final = SHIFT[12]
+
+#: a search state in hitting rulesets is ``mover | opponent << OPP_SHIFT``
+OPP_SHIFT: Final = NIBBLE * LOCATIONS
+MOVER: Final = (1 << OPP_SHIFT) - 1  #: the mover's side of such a state
+
+
+def flags(low: int, high: int) -> int:
+    """The flag word of locations ``low..high``."""
+    return sum(FLAG[location] for location in range(low, high + 1))
+
+
+def nibbles(flag_word: int) -> int:
+    """Whole nibbles (every bit of the count) of the locations of ``flag_word``."""
+    return flag_word * COUNT
+
+
+ONES: Final = flags(OFF, BAR)  #: every location
+POINTS: Final = flags(1, 24)  #: the board
+SOURCES: Final = flags(1, BAR)  #: where a man can step from (the board and the bar)
+LOW12: Final = flags(1, 12)
+HIGH12: Final = flags(13, 24)
+START_TABLE: Final = flags(19, 24)  #: the starting table, 19-24
+OWN_ONE_AND_TWO: Final = FLAG[1] | FLAG[2]  #: the five-max convention's 1- and 2-points
+OFF_AND_HOME: Final = nibbles(flags(OFF, 6))  #: borne off or in the home table 1-6
+OUTSIDE: Final = nibbles(flags(7, BAR))  #: not yet home: points 7..24 and the bar
+COURIER_REST: Final = nibbles(flags(7, 23) | FLAG[BAR])  #: where a courier stands while out
+BOARD_AND_BAR: Final = nibbles(flags(1, BAR))
+#: a run of six held points in the opponent's numbering whose lowest point is its 7: the
+#: mover's starting table, 24 to 19 (see :func:`runs_of_six` and :func:`rotate`)
+START_TABLE_RUN: Final = FLAG[7]
+
+
+# -- a side's counts ----------------------------------------------------------------------------
+
+
+def pack(counts: Iterable[int]) -> int:
+    """Pack 26 counts (off, 1..24, bar) into one side's int."""
+    value = 0
+    for location, count in enumerate(counts):
+        value |= count << SHIFT[location]
+    return value
+
+
+def unpack(packed: int) -> tuple[int, ...]:
+    """The 26 counts (off, 1..24, bar) of a packed side."""
+    return tuple((packed >> shift) & COUNT for shift in SHIFT)
+
+
+def men_at(packed: int, location: int) -> int:
+    """Men of a packed side on ``location`` (0 = off, 25 = bar)."""
+    return (packed >> SHIFT[location]) & COUNT
+
+
+def off_count(packed: int) -> int:
+    """Men a packed side has borne off."""
+    return packed & COUNT
+
+
+def bar_count(packed: int) -> int:
+    """Men of a packed side on the bar (the highest nibble, so nothing above it to mask)."""
+    return packed >> BAR_SHIFT
+
+
+# -- flag words ---------------------------------------------------------------------------------
+
+
+def occupied(packed: int) -> int:
+    """Flags of the locations with at least one man."""
+    return (packed | packed >> 1 | packed >> 2 | packed >> 3) & ONES
+
+
+def two_or_more(packed: int) -> int:
+    """Flags of the locations with two men or more."""
+    return (packed >> 1 | packed >> 2 | packed >> 3) & ONES
+
+
+def rotate(flag_word: int) -> int:
+    """Flags by point in one side's numbering -> the same points in the other side's numbering."""
+    return ((flag_word & LOW12) << HALF_BOARD_SHIFT) | ((flag_word & HIGH12) >> HALF_BOARD_SHIFT)
+
+
+def runs_of_six(flag_word: int) -> int:
+    """Flag ``j`` set when locations ``j..j+5`` are all set (each ``>> 4`` is one location)."""
+    f = flag_word
+    return f & f >> 4 & f >> 8 & f >> 12 & f >> 16 & f >> 20
+
+
+def highest(packed: int) -> int:
+    """The highest location with a man (0 when there is none, or when only borne-off men)."""
+    return (packed.bit_length() - 1) >> 2 if packed else 0
+
+
+def location_of(flag: int) -> int:
+    """The location of a single flag (the lowest one of a word, ``word & -word``)."""
+    return flag.bit_length() >> 2

@@ -1,0 +1,30 @@
+"""The rules engine: legal plays, validation of written plays, game end and scoring.
+
+Pure functions of ``(position, dice, rules)``. The search works on the packed ints of
+:mod:`..position` (four bits per location, named in :mod:`..bits`), so a step is one addition
+and a whole table is tested with a few bit operations; see docs/rules.md for the rules and the
+choices made where RULES.md leaves something open.
+
+One module per concern: :mod:`.plays` (``Step``, ``Play``, dice), :mod:`.facts` (a ``Rules``
+read once for the inline paths), :mod:`.steps` (one turn's context: which men may step, the
+structural rules), :mod:`.search` (every legal play), :mod:`.quick` (validation's common case,
+inline), :mod:`.validate` (the careful path), :mod:`.explain` (why a play is illegal, in a
+player's words), :mod:`.scoring` (applying plays, game end, points).
+"""
+
+from .plays import Play, Step, dice_steps
+from .scoring import apply_play, holds_prime, score, winner
+from .search import legal_plays
+from .validate import validate_play
+
+__all__ = [
+    "Play",
+    "Step",
+    "apply_play",
+    "dice_steps",
+    "holds_prime",
+    "legal_plays",
+    "score",
+    "validate_play",
+    "winner",
+]

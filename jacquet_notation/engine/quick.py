@@ -1,0 +1,241 @@
+"""Validation's common case, inline: every die used and each written move's dice obvious.
+
+This path only ever accepts; anything else goes the careful way (:mod:`.validate`), which also
+finds the words for what is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..bits import (
+    BAR,
+    BAR_SHIFT,
+    COUNT,
+    FLAG,
+    HALF_BOARD_SHIFT,
+    HIGH12,
+    LOW12,
+    MIDPOINT_SHIFT,
+    OPP_SHIFT,
+    OUTSIDE,
+    POINT_24_SHIFT,
+    POINTS,
+    SHIFT,
+    START_TABLE,
+    highest,
+    off_count,
+)
+from ..position import MEN, Position, opposite_point
+from ..rules import Rules
+from .facts import EXACT, LAST, REARMOST, facts_of
+from .plays import (
+    Play,
+    Step,
+    dice_steps,
+    make_play,
+    make_position,
+    new,
+    set_black,
+    set_position,
+    set_steps,
+    set_turn,
+    set_white,
+)
+from .search import Search, more_borne_off, most_off
+from .steps import COURIER_MEN, DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
+
+# the opponent's change when the mover hits on its point t, in the opponent's own packed int
+_HIT_OPP_DELTA = [0] + [FLAG[BAR] - FLAG[opposite_point(t)] for t in range(1, 25)]
+_OPP_SHIFT = [0] + [SHIFT[opposite_point(t)] for t in range(1, 25)]
+_SINGLE = [((die,),) for die in range(7)]  # a move of one die, as accept_quickly's orders
+
+
+def accept_quickly(
+    position: Position, dice: Sequence[int], moves: Sequence[Sequence[int]], rules: Rules
+) -> Play | None:
+    """The common case of validation, inline: every die used, each move's dice obvious.
+
+    Plays the written moves in the written order, checking each step as ``try_step`` does, and
+    returns the play if every die is used and the final position breaks no structural rule (a
+    run of six under a block convention that looks at the opponent goes the careful way). Under
+    the ``rearmost`` bear-off, a play that may bear off men is accepted only once an early-exit
+    search finds no play bearing off more. Anything else returns None and goes the careful way,
+    which also finds the words for what is wrong: this path only ever accepts.
+    """
+    a, b = dice
+    if not (0 < a < 7 and 0 < b < 7):
+        return None
+    facts = LAST[0]
+    if rules is not facts.rules:
+        facts = facts_of(rules)
+    _, hitting, courier, bear_off, double_steps, structural, five_max, block_rule, _, _, _ = facts
+    white = position.turn == "white"
+    if white:
+        me, opp = position.packed_white, position.packed_black
+    else:
+        me, opp = position.packed_black, position.packed_white
+    if me & COUNT == MEN or opp & COUNT == MEN:
+        return None
+    original = me
+    if a == b:
+        left = [a] * (double_steps or a)
+    elif a > b:
+        left = [a, b]
+    else:
+        left = [b, a]
+    total = len(left)
+    path: list[Step] = []
+    append = path.append
+    rearmost = bear_off == REARMOST
+    # whether every written move can use only the dice it used here (so no other order or
+    # split of the same moves uses more dice)
+    forced = True
+    # the courier rule can bind only while 14 men or more are on the 24-point or the bar; with
+    # men on the bar too (below), this says when free_men must be asked which men may step
+    courier = courier and ((me >> POINT_24_SHIFT) & COUNT) + (me >> BAR_SHIFT) >= COURIER_MEN
+    for start, end in moves:
+        if not 0 <= end < start <= BAR:
+            return None
+        distance = start - end
+        if end and distance in left:
+            # the common move, one die landing on the board, inline (as the loop below checks it)
+            if (hitting and me >> BAR_SHIFT) or courier:
+                if not free_men(me, hitting, courier) & FLAG[start]:
+                    return None
+            elif not (me >> SHIFT[start]) & COUNT:
+                return None  # nothing binds (free_men is every man) and no man is there
+            there = (opp >> _OPP_SHIFT[end]) & COUNT  # the opponent's men there
+            if there and (there > 1 or not hitting):
+                return None
+            if rearmost and not me & OUTSIDE and distance >= highest(me):
+                return None  # a die that can bear off must
+            me += DELTA[distance][start]
+            if there:
+                opp += _HIT_OPP_DELTA[end]
+                append(HIT_STEP[distance][start])
+            else:
+                append(STEP[distance][start])
+            left.remove(distance)
+            continue
+        if end == 0 and a != b:
+            if bear_off != EXACT:
+                forced = False  # a lower die may take the man part of the way (2/1/off, 6-1)
+            # bearing off, by that die or a higher one: the higher die first, as the careful path
+            # tries them (so that both paths label the steps alike)
+            orders: tuple[tuple[int, ...], ...] = tuple((die,) for die in left if die >= distance)
+            if not orders:
+                return None
+        elif distance in left:
+            orders = _SINGLE[distance]
+        elif a == b:
+            count = -(-distance // a)  # the last step may bear off with a higher die
+            if count > len(left) or (end and distance % a):
+                return None
+            orders = ((a,) * count,)
+        elif len(left) == 2 and distance == a + b and not hitting:
+            orders = ((a, b), (b, a))  # either intermediate point (a hit makes them differ)
+        else:
+            return None
+        mark = len(path)
+        for order in orders:
+            new_me, new_opp, at = me, opp, start
+            for die in order:
+                if (hitting and new_me >> BAR_SHIFT) or courier:
+                    if not free_men(new_me, hitting, courier) & FLAG[at]:
+                        break
+                elif not (new_me >> SHIFT[at]) & COUNT:
+                    break
+                target = at - die
+                if target >= 1:
+                    there = (new_opp >> _OPP_SHIFT[target]) & COUNT  # the opponent's men there
+                    if there and (there > 1 or not hitting):
+                        break
+                    if rearmost and not new_me & OUTSIDE and die >= highest(new_me):
+                        break  # a die that can bear off must
+                    new_me += DELTA[die][at]
+                    if there:
+                        new_opp += _HIT_OPP_DELTA[target]
+                        append(HIT_STEP[die][at])
+                    else:
+                        append(STEP[die][at])
+                    at = target
+                else:
+                    if end or new_me & OUTSIDE:
+                        break
+                    if at != die:
+                        if bear_off == EXACT or at != highest(new_me):
+                            break
+                    elif bear_off == REARMOST and at != highest(new_me):
+                        break
+                    new_me += OFF_DELTA[at]
+                    append(STEP[die][at])
+                    at = 0
+            else:
+                if at != end:
+                    return None
+                me, opp = new_me, new_opp
+                for die in order:
+                    left.remove(die)
+                break
+            del path[mark:]
+        else:
+            return None
+    if left:
+        if not forced:
+            return None
+        # fewer steps than the roll gives: legal only if no longer play is (nor, with one die,
+        # one of the higher die), which needs the search; the written moves are realized already
+        state = me | opp << OPP_SHIFT if hitting else me
+        steps = dice_steps(dice, rules)
+        ctx = Context(position, rules)
+        # a pass where no die moves any man needs no search: nothing else is legal
+        if (path or any(ctx.can_step(die) for die in {a, b})) and state not in Search(
+            ctx, steps
+        ).plays_by_state:
+            return None
+        if white:
+            return make_play(tuple(path), make_position(me, opp, "black"))
+        return make_play(tuple(path), make_position(opp, me, "white"))
+    if structural:
+        # the .bits helpers (two_or_more, occupied, runs_of_six, rotate) inline, as in keep_valid
+        if hitting:
+            held = (me >> 1 | me >> 2 | me >> 3) & POINTS
+        else:
+            held = (me | me >> 1 | me >> 2 | me >> 3) & POINTS
+        if (held & START_TABLE).bit_count() > facts.start_table_points:
+            return None
+        if (me >> MIDPOINT_SHIFT) & COUNT > facts.midpoint_men:
+            return None
+        if five_max:
+            if held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20:
+                return None  # the careful path (which labels a combined move's dice its own way)
+        elif block_rule:
+            held = ((held & LOW12) << HALF_BOARD_SHIFT) | ((held & HIGH12) >> HALF_BOARD_SHIFT)
+            if held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20:
+                return None
+    if (
+        rearmost
+        and off_count(me) - off_count(original) < total
+        and highest(original) - (a * total if a == b else a + b) <= 6
+    ):
+        # "most men borne off": nothing to prove when no play can bear off more than this one
+        # (above: when the rearmost man cannot even come home)
+        steps = dice_steps(dice, rules)
+        if off_count(original) + most_off(original, steps) > off_count(me) and more_borne_off(
+            Context(position, rules), steps, off_count(me)
+        ):
+            return None
+    play: Play = new(Play)
+    position = new(Position)
+    if white:
+        set_white(position, me)
+        set_black(position, opp)
+        set_turn(position, "black")
+    else:
+        set_white(position, opp)
+        set_black(position, me)
+        set_turn(position, "white")
+    set_steps(play, tuple(path))
+    set_position(play, position)
+    return play

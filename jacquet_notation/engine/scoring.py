@@ -1,0 +1,82 @@
+"""Applying a play without checks, the end of a game, primes and the winner's points."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..bits import (
+    BAR,
+    POINTS,
+    rotate,
+    runs_of_six,
+    two_or_more,
+)
+from ..errors import IllegalPlayError
+from ..position import MEN, Position, Side, opposite_point, other
+from ..rules import Rules
+from .plays import (
+    DEFAULT_RULES,
+    Play,
+    Step,
+    _point_name,
+)
+
+
+def apply_play(position: Position, play: Play | Iterable[Step]) -> Position:
+    """The position after ``play``'s steps (turn passed), without checking legality.
+
+    Raises IllegalPlayError if a step starts where the mover has no man.
+    """
+    steps = play.steps if isinstance(play, Play) else tuple(play)
+    side = position.turn
+    mover = list(position.counts(side))
+    opp = list(position.counts(other(side)))
+    for step in steps:
+        if not mover[step.start]:
+            raise IllegalPlayError(f"{step.notation()}: no man on {_point_name(step.start)}")
+        mover[step.start] -= 1
+        mover[step.end] += 1
+        if 1 <= step.end <= 24 and opp[opposite_point(step.end)]:
+            opp[opposite_point(step.end)] -= 1
+            opp[BAR] += 1
+    white, black = (mover, opp) if side == "white" else (opp, mover)
+    return Position.from_counts(white, black, other(side))
+
+
+def winner(position: Position) -> Side | None:
+    """The side that has borne off all 15 men, if any."""
+    if position.off("white") == MEN:
+        return "white"
+    if position.off("black") == MEN:
+        return "black"
+    return None
+
+
+def holds_prime(position: Position, side: Side) -> bool:
+    """Whether ``side`` holds six consecutive points with two men or more on each.
+
+    Consecutive along the board's circuit, so a prime may straddle the side's 1- and 24-points
+    (see docs/rules.md).
+    """
+    held = two_or_more(position.packed(side)) & POINTS
+    return bool(runs_of_six(held) or runs_of_six(rotate(held)))
+
+
+def score(
+    position: Position, winner: Side, rules: Rules | None = None, prime_seen: bool = False
+) -> int:
+    """Points the winner scores under ``rules``.
+
+    ``prime_seen`` says whether the winner held a prime at any moment of the game (``marcia``
+    scoring); the caller tracks it over the game with :func:`holds_prime`.
+    """
+    rules = rules or DEFAULT_RULES
+    loser = other(winner)
+    if rules.scoring == "spanish":
+        counts = position.counts(loser)
+        return 3 * (sum(counts[19:25]) + counts[BAR]) + 2 * sum(counts[13:19]) + sum(counts[1:13])
+    if position.off(loser):
+        return 1
+    if rules.scoring == "marcia" and not prime_seen:
+        return 3
+    return 2

@@ -1,0 +1,179 @@
+"""Every legal play of a roll: all dice orders, level by level (one level per die).
+
+Each level is deduplicated by the state reached, so that transpositions are expanded once.
+Structural rules are checked on final positions only, as RULES.md says; then the "most dice" and
+"higher die" filters, and for the ``rearmost`` bear-off the "most men borne off" filter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..bits import (
+    MOVER,
+    OPP_SHIFT,
+    OUTSIDE,
+    highest,
+    location_of,
+    men_at,
+    occupied,
+    off_count,
+)
+from ..position import Position, Side
+from ..rules import Rules
+from .facts import REARMOST
+from .plays import (
+    DEFAULT_RULES,
+    Play,
+    Step,
+    dice_steps,
+)
+from .plays import new as _new
+from .plays import set_black as _set_black
+from .plays import set_position as _set_position
+from .plays import set_steps as _set_steps
+from .plays import set_turn as _set_turn
+from .plays import set_white as _set_white
+from .scoring import winner
+from .steps import Context
+
+
+class Search:
+    """Every legal final state of one turn, with one path (list of steps) reaching each."""
+
+    __slots__ = ("ctx", "plays_by_state")
+
+    def __init__(self, ctx: Context, dice: list[int]) -> None:
+        self.ctx = ctx
+        start: dict[int, tuple[Step, ...]] = {ctx.start: ()}
+        if len(dice) == 2 and dice[0] != dice[1]:
+            high, low = dice
+            first_high: dict[int, tuple[Step, ...]] = {}
+            first_low: dict[int, tuple[Step, ...]] = {}
+            ctx.expand(start, high, first_high)
+            ctx.expand(start, low, first_low)
+            both: dict[int, tuple[Step, ...]] = {}
+            if first_high:
+                ctx.expand(first_high, low, both)
+            if first_low:
+                ctx.expand(first_low, high, both)
+            # most dice first; with one die, the higher die when it can be played at all
+            candidates = [both, first_high, first_low, start]
+        else:
+            levels = [start]
+            for die in dice:
+                nxt: dict[int, tuple[Step, ...]] = {}
+                ctx.expand(levels[-1], die, nxt)
+                if not nxt:
+                    break
+                levels.append(nxt)
+            candidates = levels[::-1]
+        chosen: dict[int, tuple[Step, ...]] = {}
+        for level in candidates:
+            chosen = ctx.keep_valid(level) if ctx.structural else level
+            if chosen:
+                break
+        if not chosen:
+            # nothing, not even standing still, keeps the structure: the turn passes (docs/rules.md)
+            chosen = {ctx.start: ()}
+        if ctx.bear_off == REARMOST and len(chosen) > 1:
+            most = max(off_count(s) for s in chosen)
+            chosen = {s: p for s, p in chosen.items() if off_count(s) == most}
+        self.plays_by_state = chosen
+
+    def plays(self) -> list[Play]:
+        # inlined make_position and make_play: building the plays is a quarter of the time
+        ctx = self.ctx
+        white_moves = ctx.mover == "white"
+        turn: Side = "black" if white_moves else "white"
+        hitting = ctx.hitting
+        opp = ctx.opp_packed
+        new, set_white, set_black, set_turn = _new, _set_white, _set_black, _set_turn
+        set_steps, set_position = _set_steps, _set_position
+        plays = []
+        for state, path in self.plays_by_state.items():
+            if hitting:
+                mover, opp = state & MOVER, state >> OPP_SHIFT
+            else:
+                mover = state
+            position = new(Position)
+            if white_moves:
+                set_white(position, mover)
+                set_black(position, opp)
+            else:
+                set_white(position, opp)
+                set_black(position, mover)
+            set_turn(position, turn)
+            play = new(Play)
+            set_steps(play, path)
+            set_position(play, position)
+            plays.append(play)
+        return plays
+
+
+def legal_plays(position: Position, dice: Sequence[int], rules: Rules | None = None) -> list[Play]:
+    """Every distinct legal play of ``dice`` for the side to move (distinct by resulting position).
+
+    A roll with no legal step gives one empty play (a pass). A finished game has no plays.
+    """
+    rules = rules or DEFAULT_RULES
+    if winner(position) is not None:
+        return []
+    ctx = Context(position, rules)
+    return Search(ctx, dice_steps(dice, rules)).plays()
+
+
+def more_borne_off(ctx: Context, dice: list[int], off: int) -> bool:
+    """Whether a play using every die and breaking no structural rule bears off more than ``off``.
+
+    ``off`` counts all the mover's men borne off. Level by level as in :class:`Search`, but a
+    state is dropped as soon as :func:`most_off` says it cannot beat ``off`` with the dice left,
+    so the search usually ends at once or early.
+    """
+    if off_count(ctx.start) + most_off(ctx.start, dice) <= off:
+        return False
+    orders = [dice] if dice[0] == dice[-1] else [dice, dice[::-1]]
+    for order in orders:
+        level: dict[int, tuple[Step, ...]] = {ctx.start: ()}
+        for index, die in enumerate(order):
+            reached: dict[int, tuple[Step, ...]] = {}
+            ctx.expand(level, die, reached)
+            left = order[index + 1 :]
+            level = {
+                state: path
+                for state, path in reached.items()
+                if off_count(state) + most_off(state, left) > off
+            }
+            if not level:
+                break
+        else:
+            if not ctx.structural or any(ctx.valid(state) for state in level):
+                return True
+    return False
+
+
+def most_off(state: int, dice: list[int]) -> int:
+    """At most how many men ``dice`` can bear off from ``state`` (the mover's men in its low bits).
+
+    Every man outside the home table must come home before any man leaves, a die moving one man
+    at most the highest die's pips: a man on p takes ceil((p - 6) / highest) dice of its own.
+    """
+    outside = state & OUTSIDE
+    if not outside:
+        return len(dice)
+    if not dice:
+        return 0
+    top_die = max(dice)
+    need = 0
+    flags = occupied(outside)
+    while flags:
+        low = flags & -flags
+        flags ^= low
+        point = location_of(low)
+        need += men_at(state, point) * -(-(point - 6) // top_die)
+    return max(0, len(dice) - need)
+
+
+def may_bear_off(ctx: Context, pips: int) -> bool:
+    mover = ctx.start & MOVER
+    return highest(mover) - pips <= 6

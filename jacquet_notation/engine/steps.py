@@ -1,0 +1,369 @@
+"""One turn's search context: which men may step (one rule for every path), the step tables,
+the expansion of states by one die, and the structural rules (blocks, Murray's limits).
+
+A state is the mover's packed side, or in hitting rulesets ``mover | opponent << OPP_SHIFT``
+(:mod:`..bits`); a step is one addition of a table entry.
+"""
+
+from __future__ import annotations
+
+from ..bits import (
+    BAR,
+    BAR_SHIFT,
+    BOARD_AND_BAR,
+    COUNT,
+    COURIER_REST,
+    FLAG,
+    HALF_BOARD_SHIFT,
+    HIGH12,
+    LOW12,
+    MIDPOINT_SHIFT,
+    MOVER,
+    OFF,
+    OFF_AND_HOME,
+    OPP_SHIFT,
+    OUTSIDE,
+    OWN_ONE_AND_TWO,
+    POINT_24_SHIFT,
+    POINTS,
+    SHIFT,
+    SOURCES,
+    START_TABLE,
+    START_TABLE_RUN,
+    highest,
+    location_of,
+    men_at,
+    occupied,
+    rotate,
+    runs_of_six,
+    two_or_more,
+)
+from ..position import MEN, Position, Side, opposite_point, other
+from ..rules import Rules
+from .facts import EXACT, STANDARD, facts_of
+from .plays import (
+    Step,
+    make_position,
+    side_name,
+)
+
+# -- packed-int tables (the layout itself is named in .bits) -------------------------------------
+
+# per die: the change of a side's packed int when a man steps from p (bar included)
+DELTA = [[0] * 26] + [
+    [FLAG[p - d] - FLAG[p] if p - d >= 1 else 0 for p in range(BAR + 1)] for d in range(1, 7)
+]
+OFF_DELTA = [FLAG[OFF] - FLAG[p] for p in range(BAR + 1)]
+STEP = [[Step(p, max(p - d, 0), d) for p in range(BAR + 1)] for d in range(7)]
+HIT_STEP = [[Step(p, max(p - d, 0), d, True) for p in range(BAR + 1)] for d in range(7)]
+# hitting: where the opponent's man on the mover's point t sits in a state, and the hit's change
+HIT_SHIFT = [0] + [OPP_SHIFT + SHIFT[opposite_point(t)] for t in range(1, 25)]
+HIT_DELTA = [0] + [(FLAG[BAR] - FLAG[opposite_point(t)]) << OPP_SHIFT for t in range(1, 25)]
+
+
+#: men left on the 24-point once the courier has left it (its rule binds from here up)
+COURIER_MEN = MEN - 1
+
+
+# -- which men may step --------------------------------------------------------------------------
+
+
+def free_men(mover: int, hitting: bool, courier: bool) -> int:
+    """Flags of the locations a man of ``mover`` (a packed side) may step from now.
+
+    The one statement of "may a man step from this point": a man on the bar enters before any
+    other man moves; while the courier is out (14 men still on the 24-point, none home or off)
+    only the courier moves, and before it leaves (15 on the 24-point) only a man of the 24-point;
+    otherwise any man. The search, the quick validation and the careful one all ask here (the
+    hot loops skip the call when neither rule can bind: :func:`may_bind`).
+    """
+    if hitting and mover >> BAR_SHIFT:
+        return FLAG[BAR]
+    if courier:
+        on_24 = (mover >> POINT_24_SHIFT) & COUNT
+        if on_24 == MEN:
+            return FLAG[24]
+        if on_24 == COURIER_MEN and not mover & OFF_AND_HOME:
+            return FLAG[highest(mover & COURIER_REST)]
+    return occupied(mover)
+
+
+def may_bind(mover: int, hitting: bool, courier: bool) -> bool:
+    """Whether :func:`free_men` can be narrower than every occupied location.
+
+    A cheap necessary condition (men on the bar, or 14 men or more on the 24-point), for the hot
+    loops: when it is false, every man may step.
+    """
+    return bool(hitting and mover >> BAR_SHIFT) or (
+        courier and (mover >> POINT_24_SHIFT) & COUNT >= COURIER_MEN
+    )
+
+
+# -- the search ----------------------------------------------------------------------------------
+
+
+class Context:
+    """What one turn's search needs, computed once per call."""
+
+    __slots__ = (
+        "bear_off",
+        "blocks",
+        "courier",
+        "facts",
+        "hitting",
+        "midpoint_men",
+        "mover",
+        "open",
+        "opp_courier",
+        "opp_packed",
+        "opp_rear",
+        "return_ok",
+        "rules",
+        "start",
+        "start_table_points",
+        "structural",
+    )
+
+    def __init__(self, position: Position, rules: Rules) -> None:
+        self.rules = rules
+        facts = self.facts = facts_of(rules)
+        self.mover: Side = position.turn
+        mover = position.packed_white if self.mover == "white" else position.packed_black
+        opp = position.packed_black if self.mover == "white" else position.packed_white
+        self.opp_packed = opp
+        self.hitting = facts.hitting
+        self.courier = facts.courier
+        self.bear_off = facts.bear_off
+        self.structural = facts.structural
+        self.blocks = rules.blocks
+        blockers = (two_or_more(opp) if self.hitting else occupied(opp)) & POINTS
+        # flags, in the mover's numbering, of the points a man may land on
+        self.open = POINTS & ~rotate(blockers)
+        self.start = mover | (opp << OPP_SHIFT) if self.hitting else mover
+        self.start_table_points = rules.start_table_points
+        self.midpoint_men = rules.midpoint_men
+        self.return_ok = FLAG[1] if facts.return_men == 1 else OWN_ONE_AND_TWO
+        self.opp_rear, self.opp_courier = opponent_facts(opp, facts.courier)
+
+    def sources(self, die: int) -> int:
+        """Flags of the points (and the bar) from which a step of ``die`` lands on an open point."""
+        return (self.open << SHIFT[die]) & SOURCES
+
+    def expand(
+        self, level: dict[int, tuple[Step, ...]], die: int, out: dict[int, tuple[Step, ...]]
+    ) -> None:
+        """Add to ``out`` every state one step of ``die`` away from a state of ``level``."""
+        src = self.sources(die)
+        hitting = self.hitting
+        courier = self.courier
+        bear_off = self.bear_off
+        delta = DELTA[die]
+        steps = STEP[die]
+        hit_steps = HIT_STEP[die]
+        die_shift = SHIFT[die]
+        on_24_shift, courier_men = POINT_24_SHIFT, COURIER_MEN
+        for state, path in level.items():
+            mover = state & MOVER if hitting else state
+            bearing = 0  # point a man is borne off from, if any
+            if (hitting and mover >> BAR_SHIFT) or (
+                courier and (mover >> on_24_shift) & COUNT >= courier_men
+            ):  # may_bind, inline: this loop is the search's hottest
+                movable = free_men(mover, hitting, courier) & src
+            else:
+                # free_men(...) & src when nothing binds: every man, occupied(mover), inline
+                movable = (mover | mover >> 1 | mover >> 2 | mover >> 3) & src
+                if not mover & OUTSIDE:
+                    # every man is home: bearing off
+                    top = highest(mover)
+                    if bear_off == STANDARD:
+                        if (mover >> die_shift) & COUNT:
+                            bearing = die
+                        elif top < die:
+                            bearing = top
+                    elif bear_off == EXACT:
+                        if (mover >> die_shift) & COUNT:
+                            bearing = die
+                    elif die >= top:
+                        # rearmost: a die that can bear off must, and only from the rearmost point
+                        bearing = top
+                        movable = 0
+            while movable:
+                low = movable & -movable
+                movable ^= low
+                point = low.bit_length() >> 2  # location_of(low), inline
+                new = state + delta[point]
+                if hitting:
+                    target = point - die
+                    if (state >> HIT_SHIFT[target]) & COUNT == 1:
+                        new += HIT_DELTA[target]
+                        if new not in out:
+                            out[new] = (*path, hit_steps[point])
+                        continue
+                if new not in out:
+                    out[new] = (*path, steps[point])
+            if bearing:
+                new = state + OFF_DELTA[bearing]
+                if new not in out:
+                    out[new] = (*path, steps[bearing])
+
+    def can_step(self, die: int) -> bool:
+        """Whether one step of ``die`` is possible from the start (blocks aside)."""
+        reached: dict[int, tuple[Step, ...]] = {}
+        self.expand({self.start: ()}, die, reached)
+        return bool(reached)
+
+    def keep_valid(self, level: dict[int, tuple[Step, ...]]) -> dict[int, tuple[Step, ...]]:
+        """The states of ``level`` that break no structural rule.
+
+        The limits and ``five-max`` are a few bit operations, inline; a convention that looks at
+        the opponent's men needs :meth:`problem` only for a final position with six points in a
+        row, which most positions do not hold.
+        """
+        if not level:
+            return level
+        facts = self.facts
+        hitting = self.hitting
+        most_points = facts.start_table_points
+        most_men = facts.midpoint_men
+        five_max = facts.five_max
+        block_rule = facts.block_rule
+        limits = most_points < 6 or most_men < MEN
+        half = HALF_BOARD_SHIFT
+        kept = {}
+        # once per state: the .bits helpers (two_or_more, occupied, runs_of_six, rotate) inline
+        for state, path in level.items():
+            if hitting:
+                mover = state & MOVER
+                held = (mover >> 1 | mover >> 2 | mover >> 3) & POINTS
+            else:
+                mover = state
+                held = (mover | mover >> 1 | mover >> 2 | mover >> 3) & POINTS
+            if limits and (
+                (held & START_TABLE).bit_count() > most_points
+                or (mover >> MIDPOINT_SHIFT) & COUNT > most_men
+            ):
+                continue
+            if five_max:
+                runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20
+                if runs and held & OWN_ONE_AND_TWO != OWN_ONE_AND_TWO:
+                    continue
+            elif block_rule:
+                held = ((held & LOW12) << half) | ((held & HIGH12) >> half)
+                runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20
+                if runs and self.problem(state, explain=False) is not None:
+                    continue
+            kept[state] = path
+        return kept
+
+    def valid(self, state: int) -> bool:
+        """Whether a final state breaks no structural rule (blocks, Murray's limits)."""
+        return self.problem(state, explain=False) is None
+
+    def problem(self, state: int, explain: bool = True) -> str | None:
+        """The structural rule a final state breaks, in words (or "" when not ``explain``)."""
+        hitting = self.hitting
+        mover = state & MOVER if hitting else state
+        held = (two_or_more(mover) if hitting else occupied(mover)) & POINTS
+        if self.start_table_points is not None:
+            count = (held & START_TABLE).bit_count()
+            if count > self.start_table_points:
+                return (
+                    f"holds {count} points of its starting table 19-24 "
+                    f"(at most {self.start_table_points})"
+                    if explain
+                    else ""
+                )
+        if self.midpoint_men is not None:
+            count = men_at(mover, 13)
+            if count > self.midpoint_men:
+                return (
+                    f"puts {count} men on the 13-point (at most {self.midpoint_men})"
+                    if explain
+                    else ""
+                )
+        blocks = self.blocks
+        if blocks == "unrestricted":
+            return None
+        opp_name = side_name(other(self.mover))
+        if blocks == "five-max":
+            runs = runs_of_six(held)
+            if runs and held & OWN_ONE_AND_TWO != OWN_ONE_AND_TWO:
+                if not explain:
+                    return ""
+                low = location_of(runs & -runs)
+                return (
+                    f"holds six consecutive points ({low + 5} to {low}) "
+                    "without holding its own 1- and 2-points"
+                )
+            return None
+        runs = runs_of_six(rotate(held))  # windows in the opponent's numbering
+        if not runs:
+            return None
+        if hitting:
+            rear, courier_at = opponent_facts(state >> OPP_SHIFT, self.courier)
+        else:
+            rear, courier_at = self.opp_rear, self.opp_courier
+        low = location_of(runs & -runs)  # lowest window: opponent points low..low+5
+        top = low + 5
+        if blocks == "bouchon":
+            if courier_at > top:
+                return (
+                    f"makes a block of six ({_window(top)}) in front of {opp_name}'s courier"
+                    if explain
+                    else ""
+                )
+            if runs & START_TABLE_RUN and rear > 12 and not held & FLAG[1]:
+                return (
+                    f"closes its starting table (points 24 to 19) in front of {opp_name}'s men "
+                    "without holding its own 1-point"
+                    if explain
+                    else ""
+                )
+            return None
+        if blocks == "variable" and runs & START_TABLE_RUN and rear > 12:
+            return (
+                f"closes its starting table (points 24 to 19) while {opp_name} has men still "
+                "to pass it"
+                if explain
+                else ""
+            )
+        if rear > top and held & self.return_ok != self.return_ok:
+            if not explain:
+                return ""
+            need = "a return man" if self.return_ok == FLAG[1] else "two return men"
+            return (
+                f"makes a block of six ({_window(top)}) in front of {opp_name}'s men without {need}"
+            )
+        return None
+
+    def position(self, state: int) -> Position:
+        """The position a final state stands for, with the turn passed."""
+        if self.hitting:
+            mover, opp = state & MOVER, state >> OPP_SHIFT
+        else:
+            mover, opp = state, self.opp_packed
+        if self.mover == "white":
+            return make_position(mover, opp, "black")
+        return make_position(opp, mover, "white")
+
+
+def _window(top: int) -> str:
+    """A block whose points are opponent's top..top-5, in the mover's words."""
+    return f"points {opposite_point(top)} to {opposite_point(top - 5)}"
+
+
+def opponent_facts(opp: int, courier: bool) -> tuple[int, int]:
+    """The opponent's rearmost location (25 = bar) and its courier's location while it is out.
+
+    Both in the opponent's numbering; 0 when there is none. While 15 men are on its 24-point the
+    courier has not left yet and counts as standing there.
+    """
+    rear = highest(opp & BOARD_AND_BAR)
+    courier_at = 0
+    if courier:
+        on_24 = men_at(opp, 24)
+        if on_24 == MEN:
+            courier_at = 24
+        elif on_24 == COURIER_MEN and not opp & OFF_AND_HOME:
+            courier_at = highest(opp & COURIER_REST)
+    return rear, courier_at
