@@ -21,13 +21,14 @@ from jacquet_notation.archive import (
     iso_date,
     normalise_name,
     open_archive,
-    position_key,
     rebuild,
 )
+from jacquet_notation.archive import rows as archive_rows
+from jacquet_notation.archive import store as archive_store
 from jacquet_notation.cli import main
 from jacquet_notation.generate import generate_records
-from jacquet_notation.notation import write_game
-from jacquet_notation.position import Position
+from jacquet_notation.notation import parse_game, write_game
+from jacquet_notation.position import Position, key_from_bits, side_key_bits
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
 from jacquet_notation.validation import validate_paths
@@ -137,7 +138,8 @@ def test_fast_keys_equal_the_position_method() -> None:
         for ply in replay(record).plies:
             for position in (ply.before, ply.after):
                 assert position is not None
-                assert position_key(position) == position.key()
+                bits = side_key_bits(position.packed_white), side_key_bits(position.packed_black)
+                assert key_from_bits(position.turn, *bits) == position.key()
                 seen += 1
     assert seen > 500
 
@@ -226,7 +228,7 @@ def test_a_game_lands_with_its_tags_names_turns_and_positions(tmp_path: Path) ->
         "game_index, options FROM games",
     )
     canonical = game[17]
-    assert game[0] == archive._hash(canonical)
+    assert game[0] == archive_rows._hash(canonical)
     assert game[1:9] == (
         "Café de la Régence",
         "Paris",
@@ -252,7 +254,7 @@ def test_a_game_lands_with_its_tags_names_turns_and_positions(tmp_path: Path) ->
         "SELECT ply, turn, side, dice, written, steps, pips, key_before, key_after, comment "
         "FROM turns ORDER BY ply",
     )
-    record_game = replay(archive.parse_game(GOOD))
+    record_game = replay(parse_game(GOOD))
     assert [t[:7] for t in turns] == [
         (1, 1, "white", "6-5", "6-5: 24/13", "24/18 18/13", 11),
         (2, 1, "black", "4-3", "4-3: 24/17", "24/20 20/17", 7),
@@ -412,13 +414,13 @@ def key_index_drops(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     The importing process decides (the writer process drops), so the decisions are seen here.
     """
     dropped: list[bool] = []
-    real_decision = archive._key_indexes_deferred
+    real_decision = archive_store.key_indexes_deferred
 
     def decide(conn: sqlite3.Connection, new_bytes: int) -> bool:
         dropped.append(real_decision(conn, new_bytes))
         return dropped[-1]
 
-    monkeypatch.setattr(archive, "_key_indexes_deferred", decide)
+    monkeypatch.setattr(archive_store, "key_indexes_deferred", decide)
     return dropped
 
 
@@ -449,7 +451,7 @@ def test_a_file_is_atomic(
     generated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key_index_drops: list[bool]
 ) -> None:
     """A failure in the middle of a file leaves none of its games; the files before it stay."""
-    monkeypatch.setattr(archive, "BATCH", 4)
+    monkeypatch.setattr(archive_store, "BATCH", 4)
     files = sorted(str(p) for p in generated.iterdir())
     calls = 0
 
