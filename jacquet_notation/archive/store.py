@@ -1,7 +1,7 @@
-"""The archive's SQL: connections, the ``imports`` rows, and writing derived games.
+"""The archive's SQL that an import, a rebuild and a migration share: connections, the
+``imports`` rows, the key indexes, and writing derived games.
 
-Every statement an import, a rebuild or a migration runs on the archive's tables is here, on
-either kind of connection (:data:`Connection`). :class:`Store` writes batches of
+It runs on either kind of connection (:data:`Connection`). :class:`Store` writes batches of
 :class:`~.rows.DerivedGame` and owns the one lookup of a name's id.
 """
 
