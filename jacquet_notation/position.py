@@ -9,16 +9,16 @@ the JSON form give plain numbers.
 
 from __future__ import annotations
 
-from base64 import urlsafe_b64encode
+from binascii import b2a_base64
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 # the location numbers and the packing are position's public names too (explicit re-exports)
 from .bits import BAR as BAR
+from .bits import COUNT, NIBBLE, bar_count, off_count
 from .bits import LOCATIONS as LOCATIONS
 from .bits import OFF as OFF
-from .bits import bar_count, off_count
 from .bits import pack as pack
 from .bits import unpack as unpack
 from .errors import PositionError
@@ -36,17 +36,6 @@ _KEY_INDEX = {char: value for value, char in enumerate(_KEY_ALPHABET)}
 # turn bit + for each side 15 ones and 26 zeros (unary counts), padded to 14 characters of 6 bits
 _KEY_BITS = 1 + 2 * (MEN + LOCATIONS)
 _KEY_CHARS = 14
-
-
-def _unary_pair(byte: int) -> tuple[int, int]:
-    """The key's bits for one byte of a packed side: two counts, each in unary then a zero."""
-    low, high = byte & 15, byte >> 4
-    first, second = ((1 << low) - 1) << 1, ((1 << high) - 1) << 1
-    return (first << (high + 1)) | second, low + high + 2
-
-
-#: the key's code and bit length for every byte of a packed side (two locations)
-_UNARY_PAIRS = tuple(_unary_pair(byte) for byte in range(256))
 
 
 def other(side: Side) -> Side:
@@ -201,16 +190,9 @@ class Position:
         Bits: the turn, then for each side and location 0..25 its count in unary followed by a
         zero; base64url of the bit string.
         """
-        value = 1 if self.turn == "black" else 0
-        table = _UNARY_PAIRS
-        for packed in (self.packed_white, self.packed_black):
-            # two locations (one byte of the packing) at a time, from location 0 up
-            for byte in packed.to_bytes(13, "little"):
-                code, length = table[byte]
-                value = (value << length) | code
-        value <<= 6 * _KEY_CHARS - _KEY_BITS
-        # base64url over 12 bytes: the first 14 characters are exactly the 84 bits of the key
-        return urlsafe_b64encode((value << 12).to_bytes(12, "big"))[:_KEY_CHARS].decode("ascii")
+        return key_from_bits(
+            self.turn, side_key_bits(self.packed_white), side_key_bits(self.packed_black)
+        )
 
     @classmethod
     def from_key(cls, key: str) -> Position:
@@ -310,3 +292,54 @@ def _json_count(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MEN:
         raise PositionError(f"{what}: {value!r} is not a number of men from 0 to 15")
     return value
+
+
+# --------------------------------------------------------------------------------------------
+# The key
+#
+# One implementation, for :meth:`Position.key` and for the archive, which spells a key for every
+# ply of an import: it keeps each side's bits from play to play and computes them again only for
+# a side whose men moved.
+
+#: bits of one side in a key: its 26 locations' counts, each in unary then a zero (15 + 26)
+_SIDE_KEY_BITS = MEN + LOCATIONS
+#: the turn bit of a key with Black to move, above both sides' bits
+_BLACK_TO_MOVE = 1 << 2 * _SIDE_KEY_BITS
+#: zeros after the key's bits: up to 14 characters of 6 bits, then up to 12 bytes for base64
+_KEY_PADDING = 6 * _KEY_CHARS - _KEY_BITS + 12
+#: base64's two characters that base64url spells otherwise
+_TO_URLSAFE = bytes.maketrans(b"+/", b"-_")
+
+
+def _unary_pair(byte: int) -> tuple[int, int]:
+    """The key's bits for one byte of a packed side: two counts, each in unary then a zero."""
+    low, high = byte & COUNT, byte >> NIBBLE
+    first, second = ((1 << low) - 1) << 1, ((1 << high) - 1) << 1
+    return (first << (high + 1)) | second, low + high + 2
+
+
+#: the key's code and bit length for every byte of a packed side (two locations)
+_UNARY_PAIRS = tuple(_unary_pair(byte) for byte in range(256))
+
+
+def side_key_bits(packed: int) -> int:
+    """One side's part of a position key, from its packed counts: each location's count, from
+    location 0 up, in unary then a zero (41 bits; see :meth:`Position.key`).
+
+    Two locations (one byte of the packing) at a time, by table: measured faster than spelling
+    the hex digits in unary by ``str.translate`` (1.8 against 4.6 us a side).
+    """
+    value = 0
+    table = _UNARY_PAIRS
+    for byte in packed.to_bytes(LOCATIONS // 2, "little"):
+        code, length = table[byte]
+        value = (value << length) | code
+    return value
+
+
+def key_from_bits(turn: Side, white_bits: int, black_bits: int) -> str:
+    """The key of the position with ``turn`` to move and each side's :func:`side_key_bits`."""
+    value = (_BLACK_TO_MOVE if turn == "black" else 0) | white_bits << _SIDE_KEY_BITS | black_bits
+    # base64url over 12 bytes: the first 14 characters are exactly the 84 bits of the key
+    spelled = b2a_base64((value << _KEY_PADDING).to_bytes(12, "big"), newline=False)
+    return spelled[:_KEY_CHARS].translate(_TO_URLSAFE).decode("ascii")

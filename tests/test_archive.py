@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import string
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,13 +21,14 @@ from jacquet_notation.archive import (
     iso_date,
     normalise_name,
     open_archive,
-    position_key,
     rebuild,
 )
+from jacquet_notation.archive import rows as archive_rows
+from jacquet_notation.archive import store as archive_store
 from jacquet_notation.cli import main
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import parse_game, write_game
-from jacquet_notation.position import Position
+from jacquet_notation.position import Position, key_from_bits, side_key_bits, unpack
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
 from jacquet_notation.validation import validate_paths
@@ -70,13 +72,29 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # -- small pieces -------------------------------------------------------------------------------
 
 
-def test_fast_keys_equal_the_position_method() -> None:
+KEY_ALPHABET = string.ascii_uppercase + string.ascii_lowercase + string.digits + "-_"
+
+
+def spelled_key(position: Position) -> str:
+    """The key as its format is written down, spelled slowly: the turn bit, then for each side
+    its counts from location 0 (off) to 25 (the bar) in unary, each closed by a zero, padded to
+    14 characters of 6 bits."""
+    bits = "1" if position.turn == "black" else "0"
+    for packed in (position.packed_white, position.packed_black):
+        bits += "".join("1" * count + "0" for count in unpack(packed))
+    bits = bits.ljust(84, "0")
+    return "".join(KEY_ALPHABET[int(bits[at : at + 6], 2)] for at in range(0, 84, 6))
+
+
+def test_fast_keys_equal_the_key_as_specified() -> None:
     seen = 0
     for record in generate_records(8, 3, Rules.named("jacquet-unrestricted")):
         for ply in replay(record).plies:
             for position in (ply.before, ply.after):
                 assert position is not None
-                assert position_key(position) == position.key()
+                bits = side_key_bits(position.packed_white), side_key_bits(position.packed_black)
+                assert key_from_bits(position.turn, *bits) == position.key()
+                assert position.key() == spelled_key(position)
                 seen += 1
     assert seen > 500
 
@@ -165,7 +183,7 @@ def test_a_game_lands_with_its_tags_names_turns_and_positions(tmp_path: Path) ->
         "game_index, options FROM games",
     )
     canonical = game[17]
-    assert game[0] == archive._hash(canonical)
+    assert game[0] == archive_rows._hash(canonical)
     assert game[1:9] == (
         "Café de la Régence",
         "Paris",
@@ -351,13 +369,13 @@ def key_index_drops(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     The importing process decides (the writer process drops), so the decisions are seen here.
     """
     dropped: list[bool] = []
-    real_decision = archive._key_indexes_deferred
+    real_decision = archive_store.key_indexes_deferred
 
     def decide(conn: sqlite3.Connection, new_bytes: int) -> bool:
         dropped.append(real_decision(conn, new_bytes))
         return dropped[-1]
 
-    monkeypatch.setattr(archive, "_key_indexes_deferred", decide)
+    monkeypatch.setattr(archive_store, "key_indexes_deferred", decide)
     return dropped
 
 
@@ -388,7 +406,7 @@ def test_a_file_is_atomic(
     generated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key_index_drops: list[bool]
 ) -> None:
     """A failure in the middle of a file leaves none of its games; the files before it stay."""
-    monkeypatch.setattr(archive, "BATCH", 4)
+    monkeypatch.setattr(archive_store, "BATCH", 4)
     files = sorted(str(p) for p in generated.iterdir())
     calls = 0
 

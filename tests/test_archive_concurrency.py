@@ -24,8 +24,8 @@ import pytest
 from click.testing import CliRunner
 from helpers import children, free_port
 
-from jacquet_notation import archive
 from jacquet_notation.archive import import_paths
+from jacquet_notation.archive import store as archive
 from jacquet_notation.cli import main
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import write_game

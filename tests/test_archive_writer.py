@@ -21,8 +21,7 @@ import apsw
 import pytest
 from helpers import check_consistent, children, dump, one, rows, run
 
-from jacquet_notation import archive
-from jacquet_notation.archive import import_paths, open_archive
+from jacquet_notation.archive import import_paths, importer, open_archive, store, writer
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import write_game
 from jacquet_notation.rules import Rules
@@ -129,10 +128,10 @@ def test_batches_read_by_the_writer_give_the_same_archive_and_report(
     texts += [write_game(record) for record in generate_records(12, 3, Rules.named("jacquet"))]
     mixed = tmp_path / "mixed.jqt"
     mixed.write_text("\n\n".join(texts), encoding="utf-8")
-    monkeypatch.setattr(archive, "BATCH", 2)
+    monkeypatch.setattr(store, "BATCH", 2)
     results: dict[int | None, Any] = {}
     for share in (0, 1, 2, 3, None):
-        monkeypatch.setattr(archive, "WRITER_SHARE", share)
+        monkeypatch.setattr(importer, "WRITER_SHARE", share)
         db = tmp_path / f"share{share}.db"
         summary = import_paths(db, [str(mixed)])
         check_consistent(db)
@@ -143,7 +142,7 @@ def test_batches_read_by_the_writer_give_the_same_archive_and_report(
         assert results[share] == (summary, stored), share
     # a ruleset forced on the command line reaches the writer's batches too
     for share in (0, 1):
-        monkeypatch.setattr(archive, "WRITER_SHARE", share)
+        monkeypatch.setattr(importer, "WRITER_SHARE", share)
         db = tmp_path / f"murray{share}.db"
         import_paths(db, [str(mixed)], rules=Rules.named("murray"))
         results[share] = (None, dump(db))
@@ -205,6 +204,6 @@ def test_the_writers_sqlite_errors_reach_the_importer_as_sqlite3s(
     raised: apsw.Error, expected: type[sqlite3.Error]
 ) -> None:
     # the writer binds through APSW; callers (and `jacquet archive`) catch sqlite3's errors
-    crossed = pickle.loads(pickle.dumps(archive._picklable(raised)))
+    crossed = pickle.loads(pickle.dumps(writer._picklable(raised)))
     assert type(crossed) is expected
     assert str(crossed) == str(raised)

@@ -30,7 +30,7 @@ def test_restored_after_an_error() -> None:
 def test_an_import_runs_with_the_gentler_rhythm(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from jacquet_notation import archive
+    from jacquet_notation.archive import importer as archive
 
     seen: list[int] = []
     real = archive._Importer.file

@@ -1,0 +1,289 @@
+"""Importing record files into the archive: one transaction a file, written by a writer process.
+
+The importing process cuts each file into batches of games; it derives the rows of most batches
+itself and has the writer process (:mod:`.writer`) write them, and hands the writer a batch to
+read itself whenever the writer has caught up, so that the two share the work.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import sqlite_utils
+
+from .._gc import fewer_collections
+from ..errors import JacquetError
+from ..notation import GameChunk, split_games
+from ..rules import Rules
+from ..validation import record_files
+from . import store
+from .opening import open_archive
+from .rows import derive_batch
+from .writer import WriterProcess
+
+#: which batches the writer process parses, replays and derives itself (the importing process
+#: is the busier of the two, see "Speed" in docs/archive.md). None: each batch that finds the
+#: writer caught up (done with every batch but the last one sent), so that the two share the
+#: work whatever their speeds; an integer k: one batch in k, fixed (0: none), for measurements
+#: and tests
+WRITER_SHARE: int | None = None
+
+
+@dataclass(slots=True)
+class ImportSummary:
+    """What an import (or a rebuild) did, counted like ``validate`` counts.
+
+    ``unreadable`` counts unreadable games and files that could not be read at all, as
+    ``validate`` does; ``errors`` holds one line per error, in input order. A skipped file (its
+    sha256 already imported) counts its stored games again, so a re-run reports the same.
+    """
+
+    files: int = 0
+    games: int = 0
+    valid: int = 0
+    invalid: int = 0
+    unreadable: int = 0
+    skipped_files: int = 0
+    unreadable_files: int = 0
+    new_games: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when every game read is valid and every file could be read."""
+        return not (self.invalid or self.unreadable)
+
+    def line(self) -> str:
+        """The one-line summary the command prints."""
+        files = f"{self.files} file{'s' if self.files != 1 else ''}"
+        extra = []
+        if self.skipped_files:
+            extra.append(f"{self.skipped_files} already imported")
+        if self.unreadable_files:
+            extra.append(f"{self.unreadable_files} unreadable")
+        if extra:
+            files += f" ({', '.join(extra)})"
+        return (
+            f"{files}: {self.games} games: {self.valid} valid, {self.invalid} invalid, "
+            f"{self.unreadable} unreadable; {self.new_games} new in the archive"
+        )
+
+
+def _sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class _Importer:
+    """Imports files one transaction each, and counts what it did."""
+
+    def __init__(
+        self,
+        db: sqlite_utils.Database,
+        path: str,
+        rules: Rules | None,
+        encoding: str,
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        self.db = db
+        self.conn = db.conn
+        self.path = path
+        self.encoding = encoding
+        self.progress = progress
+        # batches are derived here (or by the writer), written by the writer process
+        self.rules = rules
+        self.writer_process: WriterProcess | None = None
+        self.summary = ImportSummary()
+
+    def unreadable_file(self, path: str, message: str, sha: str | None = None) -> None:
+        """Record a file that could not be read at all (once: re-running adds nothing)."""
+        self.summary.unreadable += 1
+        self.summary.unreadable_files += 1
+        self.summary.errors.append(message)
+        with store.write_lock(self.conn, self.path):
+            seen = self.conn.execute(
+                "SELECT 1 FROM imports WHERE path IS ? AND sha256 IS ? AND error IS ?",
+                (path, sha, message),
+            ).fetchone()
+            if seen is None:
+                import_id = store.new_import(
+                    self.conn, path, sha, status="unreadable", error=message
+                )
+                self.conn.execute(
+                    "UPDATE imports SET finished = ? WHERE id = ?", (store.now(), import_id)
+                )
+
+    def skip(self, import_id: int) -> None:
+        """Report a file already imported from what the archive holds, without reading it."""
+        summary = self.summary
+        games, valid, invalid, unreadable, status, error = self.conn.execute(
+            "SELECT games, valid, invalid, unreadable, status, error FROM imports WHERE id = ?",
+            (import_id,),
+        ).fetchone()
+        summary.skipped_files += 1
+        summary.games += games
+        summary.valid += valid
+        summary.invalid += invalid
+        summary.unreadable += unreadable
+        for (errors,) in self.conn.execute(
+            "SELECT g.errors FROM occurrences o JOIN games g ON g.id = o.game_id "
+            "WHERE o.import_id = ? AND g.errors IS NOT NULL ORDER BY o.game_index",
+            (import_id,),
+        ):
+            summary.errors.extend(detail["text"] for detail in json.loads(errors))
+        if status == "unreadable" and error:
+            summary.unreadable += 1
+            summary.unreadable_files += 1
+            summary.errors.append(error)
+
+    def file(self, path: str) -> None:
+        """Import one file (or ``-``, standard input) in one transaction."""
+        self.summary.files += 1
+        data: bytes | None = None
+        try:
+            if path == "-":
+                data = sys.stdin.buffer.read()
+                sha = hashlib.sha256(data).hexdigest()
+            else:
+                sha = _sha256(path)
+        except OSError as error:
+            self.unreadable_file(path, f"{path}: {error.strerror or error}")
+            return
+        # asked here first, to skip the file without starting the writer; asked again by the
+        # writer under the write lock, which decides (see WriterProcess.begin)
+        done = store.imported(self.conn, sha)
+        if done is not None:
+            self.skip(done)
+            return
+        name = "<stdin>" if path == "-" else path
+        self._read(name, sha, io.BytesIO(data) if data is not None else None)
+
+    def _writer(self) -> WriterProcess:
+        """The writer process, started for the first file that is read."""
+        if self.writer_process is None:
+            self.writer_process = WriterProcess(self.path, self.rules)
+        return self.writer_process
+
+    def close(self) -> None:
+        if self.writer_process is not None:
+            self.writer_process.close()
+            self.writer_process = None
+
+    def _read(self, name: str, sha: str, stream: io.BytesIO | None) -> None:
+        summary = self.summary
+        try:
+            size = len(stream.getbuffer()) if stream is not None else os.path.getsize(name)
+        except OSError:
+            size = 0  # the reading below meets the same problem and reports it
+        writer = self._writer()
+        import_id, already = writer.begin(name, sha, store.key_indexes_deferred(self.conn, size))
+        if already:
+            self.skip(import_id)
+            return
+        counts = {"valid": 0, "invalid": 0, "unreadable": 0}
+        games = 0
+        problem: str | None = None
+        chunks: list[GameChunk] = []
+        # the error lines of each batch, in order; None for a batch the writer reads
+        errors: list[list[str] | None] = []
+
+        def send() -> None:
+            nonlocal games
+            number = len(errors)
+            if (
+                writer.caught_up()
+                if WRITER_SHARE is None
+                else WRITER_SHARE and number % WRITER_SHARE == WRITER_SHARE - 1
+            ):
+                writer.read(number, chunks)
+                errors.append(None)
+            else:
+                batch, lines = derive_batch(chunks, self.rules, import_id, counts)
+                errors.append(lines)
+                writer.write(batch)
+            games += len(chunks)
+            if self.progress is not None:
+                self.progress(len(chunks))
+
+        committed = False
+        try:
+            try:
+                with contextlib.ExitStack() as stack:
+                    source = stream if stream is not None else stack.enter_context(open(name, "rb"))
+                    for chunk in split_games(source, name, encoding=self.encoding):
+                        chunks.append(chunk)
+                        if len(chunks) >= store.BATCH:
+                            send()
+                            chunks = []
+            except OSError as error:
+                problem = f"{name}: {error.strerror or error}"
+            except JacquetError as error:
+                error.file = error.file or name
+                problem = str(error).splitlines()[0]
+            if chunks:
+                send()
+            if games == 0 and problem is None:
+                problem = f"{name}: no game records in this file"
+            new_games, theirs, their_errors = writer.finish(games, counts, problem)
+            committed = True
+        finally:
+            if not committed:
+                # an error on this side: the writer drops the file before it is raised
+                writer.abort()
+        for number, lines in their_errors:
+            errors[number] = lines
+        for batch_errors in errors:
+            summary.errors.extend(batch_errors or ())
+        if problem is not None:
+            summary.errors.append(problem)
+            summary.unreadable += 1
+            summary.unreadable_files += 1
+        summary.games += games
+        for status in counts:
+            counts[status] += theirs[status]
+        summary.valid += counts["valid"]
+        summary.invalid += counts["invalid"]
+        summary.unreadable += counts["unreadable"]
+        summary.new_games += new_games
+
+
+def import_paths(
+    db: str | os.PathLike[str],
+    paths: Sequence[str],
+    *,
+    rules: Rules | None = None,
+    encoding: str = "utf-8",
+    progress: Callable[[int], None] | None = None,
+) -> ImportSummary:
+    """Import the record files ``paths`` (files, folders, ``-``) into the archive ``db``.
+
+    One transaction per file; a file whose sha256 is already in ``imports`` is skipped without
+    being parsed. ``progress`` is called with the number of games just handled.
+    """
+    database = open_archive(db)
+    try:
+        importer = _Importer(database, os.fspath(db), rules, encoding, progress)
+        try:
+            with fewer_collections():
+                # TODO(lead): walk the files through the sources module, not validation's
+                for entry in record_files(paths):
+                    if isinstance(entry, str):
+                        importer.file(entry)
+                    else:
+                        importer.summary.files += 1
+                        importer.unreadable_file(entry.path, entry.message())
+        finally:
+            importer.close()
+        return importer.summary
+    finally:
+        database.close()

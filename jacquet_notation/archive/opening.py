@@ -1,0 +1,158 @@
+"""Opening an archive file: checked, then created, or migrated to the current schema.
+
+The migrations are here, with the schema's version (``PRAGMA user_version``) they start from;
+see "Migrations" in docs/archive.md.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+import sqlite_utils
+
+from . import store
+from .rows import DerivedGame, derive, reread
+from .schema import SCHEMA_VERSION, create_schema
+from .store import ArchiveError, Store
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _check_file(path: str) -> None:
+    """Refuse a file that is not SQLite, or is cut short, before SQLite reads it."""
+    if os.path.isdir(path):
+        raise ArchiveError(f"{path}: is a folder, not an archive file")
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return
+    size = os.path.getsize(path)
+    with open(path, "rb") as handle:
+        header = handle.read(100)
+    if not (header + _SQLITE_HEADER[len(header) :]).startswith(_SQLITE_HEADER):
+        raise ArchiveError(f"{path}: not an SQLite file (not a jacquet archive)")
+    if len(header) < 100:
+        raise ArchiveError(f"{path}: the SQLite file is truncated ({size} bytes)")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    # The page count in the header is trusted only when its "valid-for" number matches the change
+    # counter (SQLite's own rule), and only without a write-ahead log: after a crash the log holds
+    # pages the file does not have yet, which SQLite recovers.
+    wal = path + "-wal"
+    logged = os.path.exists(wal) and os.path.getsize(wal) > 0
+    if not logged and header[92:96] == header[24:28] and pages and size < pages * page_size:
+        raise ArchiveError(
+            f"{path}: the archive is truncated ({size} bytes, {pages * page_size} expected)"
+        )
+
+
+def _check_layout(path: str, database: sqlite_utils.Database) -> tuple[int, set[str]]:
+    """The schema version and tables of ``database``; raises for one that is not an archive."""
+    version = int(database.conn.execute("PRAGMA user_version").fetchone()[0])
+    tables = set(database.table_names())
+    if version > SCHEMA_VERSION:
+        raise ArchiveError(
+            f"{path}: archive schema version {version} is newer than this jacquet "
+            f"({SCHEMA_VERSION}); upgrade jacquet-notation"
+        )
+    if version == 0 and tables and "games" not in tables:
+        raise ArchiveError(f"{path}: an SQLite file, but not a jacquet archive")
+    return version, tables
+
+
+def open_archive(db: str | os.PathLike[str]) -> sqlite_utils.Database:
+    """Open (creating or migrating if needed) the archive at ``db``, in WAL mode.
+
+    Raises :class:`ArchiveError` for a file that is not SQLite, truncated, written by a newer
+    version, an SQLite file holding something else, or one another process kept locked for
+    longer than :data:`.store.WAIT_SECONDS`.
+    """
+    path = os.fspath(db)
+    _check_file(path)
+    try:
+        conn = store.connect(path)
+    except sqlite3.Error as error:
+        raise ArchiveError(f"{path}: cannot open the archive: {error}") from None
+    database = sqlite_utils.Database(conn, execute_plugins=False)
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        _check_layout(path, database)  # before WAL mode is set on a file that is no archive
+        if database.journal_mode != "wal":
+            database.enable_wal()
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA cache_size = -65536")
+        # Read again under the write lock: two imports opening a new file at once must not
+        # both create (or migrate) it; the second waits, then finds the schema made.
+        conn.execute("BEGIN IMMEDIATE")
+        version, tables = _check_layout(path, database)
+        if version == 0 and not tables:
+            create_schema(database)
+        elif version < SCHEMA_VERSION:
+            _migrate(database, version)
+        else:
+            # Added within version 1 (before any release): archives made earlier get it here.
+            database.table("games").create_index(["result"], if_not_exists=True)
+        conn.execute("COMMIT")
+    except sqlite3.DatabaseError as error:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        conn.close()
+        if store.is_busy(error):
+            raise store.busy_error(path) from None
+        raise ArchiveError(f"{path}: not a usable archive: {error}") from None
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        conn.close()
+        raise
+    return database
+
+
+def _migrate(db: sqlite_utils.Database, version: int) -> None:
+    """Bring an archive from ``version`` up to :data:`SCHEMA_VERSION`, in one transaction."""
+    with db.atomic():
+        if version == 0:
+            _migrate_0_to_1(db)
+
+
+def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
+    """Version 0 (before versioning): games(id, white, black, date, result, status, text, file),
+    imports(id, path, sha256, games). Every game is re-derived from its text; imports are kept.
+    """
+    conn = db.conn
+    conn.execute("ALTER TABLE games RENAME TO _v0_games")
+    has_imports = "imports" in db.table_names()
+    if has_imports:
+        conn.execute("ALTER TABLE imports RENAME TO _v0_imports")
+    create_schema(db)
+    by_path: dict[str | None, int] = {}
+    if has_imports:
+        for old_id, path, sha, games in conn.execute(
+            "SELECT id, path, sha256, games FROM _v0_imports ORDER BY id"
+        ):
+            conn.execute(
+                "INSERT INTO imports (id, path, sha256, games, status) "
+                "VALUES (?, ?, ?, ?, 'complete')",
+                (old_id, path, sha, games),
+            )
+            by_path.setdefault(path, old_id)
+    target = Store(db.conn)
+    counts: dict[int, int] = {}
+    pending: list[DerivedGame] = []
+    for text, file in conn.execute("SELECT text, file FROM _v0_games ORDER BY rowid").fetchall():
+        import_id = by_path.get(file)
+        if import_id is None:
+            import_id = store.new_import(db.conn, file, None, status="complete")
+            by_path[file] = import_id
+        counts[import_id] = counts.get(import_id, 0) + 1
+        record = reread(text or "", file, counts[import_id], 1)
+        pending.append(derive(record, None, import_id))
+        if len(pending) >= store.BATCH:
+            target.write_sightings(pending)
+            pending = []
+    if pending:
+        target.write_sightings(pending)
+    store.recount_imports(db)
+    conn.execute("DROP TABLE _v0_games")
+    if has_imports:
+        conn.execute("DROP TABLE _v0_imports")

@@ -1,0 +1,107 @@
+"""Rebuilding the archive: every table derived again from the stored original texts."""
+
+from __future__ import annotations
+
+import os
+
+import sqlite_utils
+
+from .._gc import fewer_collections
+from ..rules import Rules
+from . import store
+from .importer import ImportSummary
+from .opening import open_archive
+from .rows import derive, reread
+from .schema import GAME_COLUMNS
+from .store import Store
+
+
+def rebuild(db: str | os.PathLike[str], *, rules: Rules | None = None) -> ImportSummary:
+    """Re-derive every table from the stored original texts, in one transaction.
+
+    After a fix to the rules or the reader: ids, statuses, turns, positions, names, duplicates and
+    search are derived again; no game is lost (a game whose id changes keeps its occurrences).
+    """
+    database = open_archive(db)
+    try:
+        with fewer_collections(), store.write_lock(database.conn, os.fspath(db)):
+            return _rebuild(database, rules)
+    finally:
+        database.close()
+
+
+_REBUILT = tuple(column for column in GAME_COLUMNS if column not in ("file", "import_id"))
+
+
+def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
+    conn = db.conn
+    summary = ImportSummary()
+    for table in ("duplicates", "turns", "positions"):
+        conn.execute(f"DELETE FROM {table}")
+    # every turn is written again: the key indexes are built once, at the end
+    if store.key_indexes_deferred(conn, 0):
+        store.drop_key_indexes(conn)
+    target = Store(conn)
+    last = conn.execute("SELECT coalesce(max(rowid), 0) FROM games").fetchone()[0]
+    after = 0
+    update = f"UPDATE games SET {', '.join(f'{column} = ?' for column in _REBUILT)} WHERE rowid = ?"
+    while True:
+        stored = conn.execute(
+            "SELECT rowid, id, original, file, game_index, line, import_id FROM games "
+            "WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?",
+            (after, last, store.BATCH),
+        ).fetchall()
+        if not stored:
+            break
+        after = stored[-1][0]
+        updates, turns, counted = [], [], []
+        for rowid, old_id, original, file, index, line, import_id in stored:
+            record = reread(original or "", file, index or 1, line or 1)
+            derived = derive(record, rules, import_id)
+            summary.games += 1
+            setattr(summary, derived.status, getattr(summary, derived.status) + 1)
+            summary.errors.extend(derived.messages)
+            game = derived.game
+            if derived.id != old_id and target.existing([derived.id]):
+                # The game now reads as one already in the archive: keep its sightings there.
+                conn.execute(
+                    "UPDATE occurrences SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
+                )
+                conn.execute("DELETE FROM games WHERE rowid = ?", (rowid,))
+                continue
+            target.resolve_names(game)
+            if derived.id != old_id:
+                conn.execute("PRAGMA defer_foreign_keys = ON")
+                conn.execute(
+                    "UPDATE occurrences SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
+                )
+            updates.append((*(game[column] for column in _REBUILT), rowid))
+            turns.extend(derived.turns)
+            counted.append(derived)
+        conn.executemany(update, updates)
+        target.insert_turn_rows(turns)
+        target.count_positions(counted)
+    duplicated = [
+        row[0]
+        for row in conn.execute(
+            "SELECT id FROM games WHERE fingerprint IN (SELECT fingerprint FROM games "
+            "WHERE fingerprint IS NOT NULL GROUP BY fingerprint HAVING count(*) > 1)"
+        )
+    ]
+    for start in range(0, len(duplicated), 500):
+        target.link_duplicates(duplicated[start : start + 500])
+    for table, columns in (
+        ("players", ("white_id", "black_id")),
+        ("events", ("event_id",)),
+        ("sources", ("source_id",)),
+    ):
+        used = " UNION ".join(
+            f"SELECT {column} FROM games WHERE {column} IS NOT NULL" for column in columns
+        )
+        conn.execute(f"DELETE FROM {table} WHERE id NOT IN ({used})")
+    store.build_key_indexes(conn)
+    store.recount_imports(db)
+    for table in ("games", "players", "events", "sources"):
+        conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('rebuild')")
+    summary.files = conn.execute("SELECT count(*) FROM imports").fetchone()[0]
+    return summary

@@ -1,0 +1,215 @@
+"""The archive's layout: its tables, indexes, search and views, and the version of that layout.
+
+The schema is the contract with the Datasette browser (``docs/archive.md``); sqlite-utils
+creates it. Nothing here reads or writes a game.
+"""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+#: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
+SCHEMA_VERSION = 1
+
+GAME_COLUMNS: tuple[str, ...] = (
+    "id",
+    "event_id",
+    "event",
+    "site",
+    "date",
+    "date_written",
+    "year",
+    "round",
+    "white_id",
+    "black_id",
+    "white",
+    "black",
+    "rules",
+    "options",
+    "tags",
+    "source_id",
+    "source",
+    "transcriber",
+    "annotator",
+    "result",
+    "computed_result",
+    "status",
+    "error",
+    "errors",
+    "turns",
+    "plies",
+    "winner",
+    "points",
+    "final_key",
+    "comments",
+    "fingerprint",
+    "canonical",
+    "original",
+    "file",
+    "game_index",
+    "line",
+    "import_id",
+)
+_GAME_TYPES: dict[str, type] = {
+    column: int
+    for column in (
+        "event_id",
+        "year",
+        "white_id",
+        "black_id",
+        "source_id",
+        "turns",
+        "plies",
+        "points",
+        "game_index",
+        "line",
+        "import_id",
+    )
+}
+
+TURN_COLUMNS: tuple[str, ...] = (
+    "game_id",
+    "ply",
+    "turn",
+    "side",
+    "dice",
+    "written",
+    "steps",
+    "pips",
+    "key_before",
+    "key_after",
+    "annotation",
+    "nags",
+    "comment",
+    "error",
+)
+_TURN_INTS = {"ply", "turn", "pips"}
+
+_VIEWS = {
+    "player_records": """
+SELECT p.id AS player_id, p.name AS name,
+  count(g.id) AS games,
+  sum(CASE WHEN g.winner = s.side THEN 1 ELSE 0 END) AS wins,
+  sum(CASE WHEN g.winner IS NOT NULL AND g.winner != s.side THEN 1 ELSE 0 END) AS losses,
+  sum(CASE WHEN g.winner = s.side THEN g.points ELSE 0 END) AS points_won,
+  sum(CASE WHEN g.winner IS NOT NULL AND g.winner != s.side THEN g.points ELSE 0 END)
+    AS points_lost
+FROM players p
+JOIN (SELECT id, white_id AS player_id, 'white' AS side FROM games
+      UNION ALL SELECT id, black_id, 'black' FROM games) s ON s.player_id = p.id
+JOIN games g ON g.id = s.id
+GROUP BY p.id""",
+    "head_to_head": """
+SELECT s.player_id AS player_id, s.opponent_id AS opponent_id,
+  p.name AS player, o.name AS opponent,
+  count(*) AS games,
+  sum(CASE WHEN g.winner = s.side THEN 1 ELSE 0 END) AS wins,
+  sum(CASE WHEN g.winner = s.side THEN g.points
+           WHEN g.winner IS NOT NULL THEN -g.points ELSE 0 END) AS points
+FROM (SELECT id, white_id AS player_id, black_id AS opponent_id, 'white' AS side FROM games
+      UNION ALL SELECT id, black_id, white_id, 'black' FROM games) s
+JOIN games g ON g.id = s.id
+JOIN players p ON p.id = s.player_id
+JOIN players o ON o.id = s.opponent_id
+GROUP BY s.player_id, s.opponent_id""",
+    "opening_rolls": """
+SELECT t.dice AS dice, t.steps AS first_play, count(*) AS games,
+  sum(CASE WHEN g.winner = 'white' THEN 1 ELSE 0 END) AS white_wins,
+  sum(CASE WHEN g.winner = 'black' THEN 1 ELSE 0 END) AS black_wins,
+  sum(CASE WHEN g.winner IS NULL THEN 1 ELSE 0 END) AS unfinished
+FROM turns t JOIN games g ON g.id = t.game_id
+WHERE t.ply = 1 AND g.status = 'valid'
+GROUP BY t.dice, t.steps""",
+    "invalid_games": """
+SELECT id, white, black, date, file, error, status
+FROM games WHERE status != 'valid'""",
+}
+
+
+def create_schema(db: sqlite_utils.Database) -> None:
+    """Create every table, index, search index and view (inside the caller's transaction)."""
+    db.table("imports").create(
+        {
+            "id": int,
+            "path": str,
+            "sha256": str,
+            "started": str,
+            "finished": str,
+            "games": int,
+            "valid": int,
+            "invalid": int,
+            "unreadable": int,
+            "new_games": int,
+            "status": str,
+            "error": str,
+        },
+        pk="id",
+    )
+    for table in ("players", "events", "sources"):
+        db.table(table).create({"id": int, "name": str, "normalised": str}, pk="id")
+        db.table(table).create_index(["normalised"], unique=True)
+    db.table("games").create(
+        {column: _GAME_TYPES.get(column, str) for column in GAME_COLUMNS},
+        pk="id",
+        foreign_keys=[
+            ("event_id", "events", "id"),
+            ("white_id", "players", "id"),
+            ("black_id", "players", "id"),
+            ("source_id", "sources", "id"),
+            ("import_id", "imports", "id"),
+        ],
+    )
+    for column in (
+        "white_id",
+        "black_id",
+        "event_id",
+        "source_id",
+        "date",
+        "year",
+        "status",
+        "rules",
+        "result",  # a facet of the browser: without it, every table page reads every game
+        "fingerprint",
+        "import_id",
+    ):
+        db.table("games").create_index([column])
+    db.table("turns").create(
+        {column: int if column in _TURN_INTS else str for column in TURN_COLUMNS},
+        pk=("game_id", "ply"),
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db.table("turns").create_index(["key_before"])
+    db.table("turns").create_index(["key_after"])
+    db.table("positions").create(
+        {
+            "key": str,
+            "turn": str,
+            "white_pips": int,
+            "black_pips": int,
+            "white_off": int,
+            "black_off": int,
+            "games": int,
+        },
+        pk="key",
+    )
+    db.table("occurrences").create(
+        {"import_id": int, "game_index": int, "game_id": str, "line": int},
+        pk=("import_id", "game_index"),
+        foreign_keys=[("import_id", "imports", "id"), ("game_id", "games", "id")],
+    )
+    db.table("occurrences").create_index(["game_id"])
+    db.table("duplicates").create(
+        {"game_id": str, "other_id": str, "reason": str},
+        pk=("game_id", "other_id"),
+        foreign_keys=[("game_id", "games", "id"), ("other_id", "games", "id")],
+    )
+    db.table("duplicates").create_index(["other_id"])
+    db.table("imports").create_index(["sha256"])
+    db.table("games").enable_fts(
+        ["white", "black", "event", "site", "source", "comments"], create_triggers=True
+    )
+    for table in ("players", "events", "sources"):
+        db.table(table).enable_fts(["name"], create_triggers=True)
+    for name, sql in _VIEWS.items():
+        db.create_view(name, sql.strip())
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -1,0 +1,386 @@
+"""The archive's SQL that an import, a rebuild and a migration share: connections, the
+``imports`` rows, the key indexes, and writing derived games.
+
+It runs on either kind of connection (:data:`Connection`). :class:`Store` writes batches of
+:class:`~.rows.DerivedGame` and owns the one lookup of a name's id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import apsw
+import sqlite_utils
+
+from ..errors import JacquetError
+from .rows import DerivedGame, GameRow, TurnRow, normalise_name
+from .schema import GAME_COLUMNS, TURN_COLUMNS
+
+#: games handled per batch: the unit the importing process sends to the writer process. Small
+#: enough that a batch of rows (about 14 KiB pickled a game) fits in the pipe with room to spare,
+#: so that the importer seldom waits for the writer to read (measured at 10,000 games: 1 s of
+#: waiting with 32, 6.6 s with 128)
+BATCH = 32
+
+#: how long an import (or a rebuild) waits for another process writing to the same archive: a
+#: process writes one file at a time, and a file of 100,000 games takes about three minutes
+WAIT_SECONDS: float = 600.0
+
+#: a connection rows are written through: Python's own (sqlite-utils' connection, for a rebuild
+#: or a migration), or APSW's (the writer process of an import, see :func:`connect_writer`).
+#: Only what both offer is used: ``execute``, ``executemany``, ``fetchone``/``fetchall``,
+#: ``in_transaction``; new ids come back by ``RETURNING``, never by ``lastrowid``
+Connection = sqlite3.Connection | apsw.Connection
+
+
+class ArchiveError(JacquetError):
+    """An archive file that cannot be used: not SQLite, truncated, newer, or not an archive."""
+
+
+def busy_error(path: str) -> ArchiveError:
+    """What an import says when another process kept the archive's write lock too long."""
+    return ArchiveError(
+        f"{path}: another process is writing to this archive; gave up after waiting "
+        f"{WAIT_SECONDS:g} s for it (run the import again when it is done)"
+    )
+
+
+def is_busy(error: sqlite3.Error) -> bool:
+    return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
+
+
+def connect(path: str) -> sqlite3.Connection:
+    """A connection through Python's ``sqlite3`` (sqlite-utils'), waiting for the write lock up
+    to :data:`WAIT_SECONDS`."""
+    return sqlite3.connect(path, timeout=WAIT_SECONDS, check_same_thread=False)
+
+
+#: size of the writer's page cache during an import (KiB, as ``PRAGMA cache_size`` takes it)
+WRITER_CACHE_KIB = 262_144
+
+
+def connect_writer(path: str) -> apsw.Connection:
+    """The writer's own connection, through APSW: transactions are begun and ended explicitly.
+
+    APSW binds a row's values to a statement in about half the time of Python's ``sqlite3``
+    (measured: 470,921 turn rows, 0.9 s against 1.8 s), and binding is most of the writer's
+    work. It carries its own SQLite; the archive's file format and WAL are the same for both.
+    Two SQLite libraries must not close each other's locks: in one process, closing any
+    descriptor of a file releases all the process's locks on it. The writer is a process of its
+    own, whose only connection is this one; what it inherits by fork is never closed (it is
+    frozen, and garbage is collected before the fork).
+    """
+    conn = apsw.Connection(path)
+    conn.set_busy_timeout(int(WAIT_SECONDS * 1000))
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
+    return conn
+
+
+@contextlib.contextmanager
+def write_lock(conn: sqlite3.Connection, path: str) -> Iterator[None]:
+    """A transaction that holds the write lock from its start (BEGIN IMMEDIATE), so that what
+    it reads is still true when it writes, whatever another import does; committed at the end.
+    """
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as error:
+        if is_busy(error):
+            raise busy_error(path) from None
+        raise
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+# --------------------------------------------------------------------------------------------
+# The imports table
+
+
+def returned_id(row: Any) -> int:
+    """The id an ``INSERT ... RETURNING id`` gave back."""
+    if row is None:
+        raise sqlite3.DatabaseError("an insert returned no id")
+    return int(row[0])
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def imported(conn: Connection, sha: str | None) -> int | None:
+    """The import that already brought the file of this sha256, if any."""
+    found = conn.execute(
+        "SELECT id FROM imports WHERE sha256 = ? AND status IN ('complete', 'unreadable') "
+        "ORDER BY id LIMIT 1",
+        (sha,),
+    ).fetchone()
+    return None if found is None else int(found[0])
+
+
+def new_import(
+    conn: Connection,
+    path: str | None,
+    sha: str | None,
+    *,
+    status: str = "running",
+    error: str | None = None,
+) -> int:
+    inserted = conn.execute(
+        "INSERT INTO imports (path, sha256, started, games, valid, invalid, unreadable, "
+        "new_games, status, error) VALUES (?, ?, ?, 0, 0, 0, 0, 0, ?, ?) RETURNING id",
+        (path, sha, now(), status, error),
+    ).fetchone()
+    return returned_id(inserted)
+
+
+def finish_import(
+    conn: Connection,
+    import_id: int,
+    games: int,
+    counts: dict[str, int],
+    new_games: int,
+    problem: str | None,
+) -> None:
+    """Record what the import of a file found: ``counts`` by status, and its ``problem`` if it
+    could not be read to the end (then its status is ``unreadable``)."""
+    conn.execute(
+        "UPDATE imports SET finished = ?, games = ?, valid = ?, invalid = ?, "
+        "unreadable = ?, new_games = ?, status = ?, error = ? WHERE id = ?",
+        (
+            now(),
+            games,
+            counts["valid"],
+            counts["invalid"],
+            counts["unreadable"],
+            new_games,
+            "unreadable" if problem else "complete",
+            problem,
+            import_id,
+        ),
+    )
+
+
+def recount_imports(db: sqlite_utils.Database) -> None:
+    """Recount each import's games by status from its occurrences (after a rebuild)."""
+    db.conn.execute(
+        """UPDATE imports SET
+          games = (SELECT count(*) FROM occurrences o WHERE o.import_id = imports.id),
+          valid = (SELECT count(*) FROM occurrences o JOIN games g ON g.id = o.game_id
+                   WHERE o.import_id = imports.id AND g.status = 'valid'),
+          invalid = (SELECT count(*) FROM occurrences o JOIN games g ON g.id = o.game_id
+                     WHERE o.import_id = imports.id AND g.status = 'invalid'),
+          unreadable = (SELECT count(*) FROM occurrences o JOIN games g ON g.id = o.game_id
+                        WHERE o.import_id = imports.id AND g.status = 'unreadable')"""
+    )
+
+
+#: the turns indexes a bulk import drops, then builds again once its rows are in
+KEY_INDEXES = (("idx_turns_key_before", "key_before"), ("idx_turns_key_after", "key_after"))
+#: bytes of record text per play, about (a canonical play is ``6-5: 24/18 18/13`` and its
+#: turn number): enough to tell a file that will add more turns than the archive holds
+BYTES_PER_PLAY = 20
+
+
+def key_indexes_deferred(conn: sqlite3.Connection, new_bytes: int) -> bool:
+    """Whether a file of ``new_bytes`` of records is written without the turns key indexes.
+
+    Inserting a row into an index at a random key costs far more than building the index once
+    by sorting (measured: a quarter of the writing at 10,000 games); so a file that at least
+    doubles the turns table is written without them (:func:`drop_key_indexes`), and
+    :func:`build_key_indexes` makes them again before the file's transaction commits (a failure
+    rolls the drop back with the rest). Only reads: the importing process decides, the writer
+    process drops.
+    """
+    turns = conn.execute("SELECT coalesce(max(rowid), 0) FROM turns").fetchone()[0]
+    return bool(new_bytes // BYTES_PER_PLAY >= turns)
+
+
+def drop_key_indexes(conn: Connection) -> None:
+    for name, _ in KEY_INDEXES:
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
+
+
+def build_key_indexes(conn: Connection) -> None:
+    for name, column in KEY_INDEXES:
+        conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON turns ({column})")
+
+
+# --------------------------------------------------------------------------------------------
+# Games
+
+
+class Store:
+    """Writes derived games in batches on one connection, looking up the ids of their names.
+
+    The name caches hold ids written inside the current transaction; :meth:`forget` drops them
+    when a transaction rolls back.
+    """
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.names: dict[str, dict[str, int]] = {}
+        self.forget()
+        columns = ", ".join(GAME_COLUMNS)
+        marks = ", ".join("?" for _ in GAME_COLUMNS)
+        self.insert_game = f"INSERT INTO games ({columns}) VALUES ({marks})"
+        self.insert_turns = (
+            f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) "
+            f"VALUES ({', '.join('?' for _ in TURN_COLUMNS)})"
+        )
+
+    def forget(self) -> None:
+        """Reload the name caches from the archive (after a rollback, or at the start)."""
+        self.names = {
+            table: {
+                str(name): int(id_)
+                for name, id_ in self.conn.execute(f"SELECT normalised, id FROM {table}")
+            }
+            for table in ("players", "events", "sources")
+        }
+
+    def name_id(self, table: str, name: str | None) -> int | None:
+        """The id of a player, event or source, inserting it the first time it is seen."""
+        if name is None or not name.strip() or name.strip() == "?":
+            return None
+        key = normalise_name(name)
+        cache = self.names[table]
+        found = cache.get(key)
+        if found is None:
+            inserted = self.conn.execute(
+                f"INSERT INTO {table} (name, normalised) VALUES (?, ?) RETURNING id",
+                (name.strip(), key),
+            ).fetchone()
+            found = cache[key] = returned_id(inserted)
+        return found
+
+    def resolve_names(self, game: GameRow) -> None:
+        """Set the ids of a game row's players, event and source (inserting new names)."""
+        game["white_id"] = self.name_id("players", game["white"])
+        game["black_id"] = self.name_id("players", game["black"])
+        game["event_id"] = self.name_id("events", game["event"])
+        game["source_id"] = self.name_id("sources", game["source"])
+
+    def existing(self, ids: Iterable[str]) -> set[str]:
+        """Which of ``ids`` are already games of the archive (one query per 500)."""
+        wanted = list(dict.fromkeys(ids))
+        found: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            found.update(
+                row[0]
+                for row in self.conn.execute(f"SELECT id FROM games WHERE id IN ({marks})", chunk)
+            )
+        return found
+
+    def write(self, batch: Sequence[DerivedGame]) -> list[DerivedGame]:
+        """Insert the new games of ``batch`` with their turns and positions; the new ones."""
+        present = self.existing(derived.id for derived in batch)
+        new: list[DerivedGame] = []
+        for derived in batch:
+            if derived.id in present:
+                continue
+            present.add(derived.id)
+            new.append(derived)
+        if not new:
+            return new
+        game_rows = []
+        for derived in new:
+            game = derived.game
+            self.resolve_names(game)
+            game_rows.append(tuple(game[column] for column in GAME_COLUMNS))
+        self.conn.executemany(self.insert_game, game_rows)
+        self.insert_turn_rows([turn for derived in new for turn in derived.turns])
+        self.count_positions(new)
+        self.link_duplicates([derived.id for derived in new if derived.game["fingerprint"]])
+        return new
+
+    def write_sightings(self, batch: Sequence[DerivedGame]) -> int:
+        """Write a batch of games read (:meth:`write`) and where each was seen (``occurrences``,
+        one row a game read, new or not); the number of new games."""
+        added = self.write(batch)
+        self.conn.executemany(
+            "INSERT INTO occurrences (import_id, game_index, game_id, line) VALUES (?, ?, ?, ?)",
+            [
+                (derived.game["import_id"], derived.index, derived.id, derived.line)
+                for derived in batch
+            ],
+        )
+        return len(added)
+
+    def count_positions(self, new: Sequence[DerivedGame]) -> None:
+        """Add the batch's games to the positions they reach.
+
+        Each game's positions are distinct (a dict by key), each with a 1 to add. A key reached
+        by several games of the batch is not merged here: its later rows take the upsert's
+        conflict path, which costs SQLite less than merging costs Python (measured at 20,000
+        games: 5.7 s against 7.7 s of the writer's time).
+        """
+        self.conn.executemany(
+            "INSERT INTO positions (key, turn, white_pips, black_pips, white_off, black_off, "
+            "games) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET games = games + excluded.games",
+            itertools.chain.from_iterable(derived.positions.values() for derived in new),
+        )
+
+    def insert_turn_rows(self, turns: list[TurnRow]) -> None:
+        """Insert turn rows (by executemany: in the writer process or a rebuild, no other thread
+        waits for the GIL)."""
+        self.conn.executemany(self.insert_turns, turns)
+
+    def link_duplicates(self, ids: Sequence[str]) -> None:
+        """Link each of the new games ``ids`` to the earlier games with its fingerprint."""
+        if not ids:
+            return
+        marks = ", ".join("?" for _ in ids)
+        rows: list[Any] = self.conn.execute(
+            "SELECT rowid, id, fingerprint, tags, comments, canonical FROM games "
+            "WHERE fingerprint IN "
+            f"(SELECT fingerprint FROM games WHERE id IN ({marks})) "
+            "ORDER BY fingerprint, rowid",
+            list(ids),
+        ).fetchall()
+        wanted = set(ids)
+        links = []
+        groups: dict[str, list[Any]] = {}
+        for row in rows:
+            groups.setdefault(row[2], []).append(row)
+        for group in groups.values():
+            for later_at, later in enumerate(group):
+                if later[1] not in wanted:
+                    continue
+                for earlier in group[:later_at]:
+                    links.append((later[1], earlier[1], _difference(later, earlier)))
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO duplicates (game_id, other_id, reason) VALUES (?, ?, ?)", links
+        )
+
+
+def _difference(one: Sequence[Any], other: Sequence[Any]) -> str:
+    """What tells two transcriptions of one game apart, in a few words."""
+    tags_one, tags_other = json.loads(one[3]), json.loads(other[3])
+    reasons = []
+    differing = sorted(
+        name
+        for name in set(tags_one) | set(tags_other)
+        if tags_one.get(name) != tags_other.get(name)
+    )
+    if differing:
+        reasons.append("tags differ: " + ", ".join(differing))
+    if one[4] != other[4]:
+        reasons.append("comments differ")
+    if not reasons:
+        reasons.append("annotations or variations differ")
+    return "; ".join(reasons)

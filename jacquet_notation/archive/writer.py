@@ -1,0 +1,445 @@
+"""The writer process of an import: SQLite's work on a second core.
+
+The importing process parses, replays and derives rows; a writer process, with its own
+connection, owns each file's transaction and runs every statement. Messages cross two pipes
+pickled (one small frozen dataclass per kind, below): no GIL is shared, no JSON is built. The
+writer commits a file only when told to (:class:`Finish`); on the end of its pipe (the importer
+died, even by kill -9) it rolls back and exits, so the archive keeps only whole files and no
+process is left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+import pickle
+import signal
+import sqlite3
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection as Pipe
+from typing import Any, TypeVar
+
+import apsw
+
+from ..notation import GameChunk
+from ..rules import Rules
+from . import store
+from .rows import DerivedGame, derive_batch
+from .store import ArchiveError, Store
+
+#: the size asked for the pipe that carries batches to the writer (Linux allows 1 MiB to anyone)
+PIPE_BYTES = 1 << 20
+
+
+# --------------------------------------------------------------------------------------------
+# The messages
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """Open a file's transaction: its ``imports`` row, and the key indexes dropped if
+    ``deferred`` (see :func:`.store.key_indexes_deferred`). Answered by :class:`Began`."""
+
+    name: str
+    sha: str | None
+    deferred: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WriteBatch:
+    """Write games the importer derived. Answered by :class:`BatchDone`."""
+
+    batch: list[DerivedGame]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadBatch:
+    """Read batch ``number`` of the file (parse, replay, derive), then write it; see
+    :data:`.importer.WRITER_SHARE`. Answered by :class:`BatchDone`."""
+
+    number: int
+    chunks: list[GameChunk]
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """Record the file's counts (the importer's share) and commit. Answered by
+    :class:`Finished`."""
+
+    games: int
+    counts: dict[str, int]
+    problem: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """Roll the file in progress back. Answered by :class:`Aborted`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """End the writer process (no answer)."""
+
+
+Request = Begin | WriteBatch | ReadBatch | Finish | Abort | Quit
+
+
+@dataclass(frozen=True, slots=True)
+class BatchDone:
+    """A batch written (even after a failure, reported at :class:`Finish`), and the writer's
+    processor time so far: the importer shares the reading out by it."""
+
+    cpu: float
+
+
+@dataclass(frozen=True, slots=True)
+class Began:
+    """The file's import id, and False; or, when another import committed the same file
+    meanwhile, that import's id, and True (nothing is begun)."""
+
+    import_id: int
+    already: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """The file committed: its new games, then the counts of the games the writer read and the
+    error lines of each batch it read, by batch number."""
+
+    added: int
+    counts: dict[str, int]
+    messages: list[tuple[int, list[str]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Aborted:
+    """The file in progress rolled back."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """What the writer raised, for the importer to raise (see :func:`_picklable`)."""
+
+    error: BaseException
+
+
+Reply = BatchDone | Began | Finished | Aborted | Failed
+_Answer = TypeVar("_Answer", Began, Finished, Aborted)
+
+# --------------------------------------------------------------------------------------------
+# The writer's side
+
+#: APSW's errors as the importer raises them: the ``sqlite3`` error of the same kind, so that
+#: callers (and ``jacquet archive``) catch one family whichever connection failed
+_SQLITE3_ERRORS: tuple[tuple[type[apsw.Error], type[sqlite3.Error]], ...] = (
+    (apsw.ConstraintError, sqlite3.IntegrityError),
+    (apsw.CorruptError, sqlite3.DatabaseError),
+    (apsw.NotADBError, sqlite3.DatabaseError),
+    (apsw.SQLError, sqlite3.OperationalError),
+    (apsw.BusyError, sqlite3.OperationalError),
+    (apsw.LockedError, sqlite3.OperationalError),
+    (apsw.FullError, sqlite3.OperationalError),
+    (apsw.IOError, sqlite3.OperationalError),
+    (apsw.CantOpenError, sqlite3.OperationalError),
+    (apsw.ReadOnlyError, sqlite3.OperationalError),
+)
+
+
+def _data_version(conn: apsw.Connection) -> int:
+    """A number that changes whenever another connection commits to the file."""
+    return int(next(iter(conn.execute("PRAGMA data_version")))[0])
+
+
+def _picklable(error: BaseException) -> BaseException:
+    """``error`` as the importer raises it: an APSW error as ``sqlite3``'s of the same kind, and
+    a plain error saying the same when it cannot cross the pipe."""
+    if isinstance(error, apsw.Error):
+        kind = next(
+            (ours for theirs, ours in _SQLITE3_ERRORS if isinstance(error, theirs)),
+            sqlite3.DatabaseError,
+        )
+        return kind(str(error))
+    try:
+        pickle.dumps(error)
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error
+
+
+class _Session:
+    """The writer's state across one file's messages, on its own connection."""
+
+    def __init__(self, path: str, rules: Rules | None) -> None:
+        self.path = path
+        self.rules = rules
+        self.conn = store.connect_writer(path)
+        self.games = Store(self.conn)
+        self.import_id = 0
+        self.deferred = False
+        self.added = 0
+        #: the file's change counter as of the name caches (it moves when another process
+        #: commits)
+        self.seen = _data_version(self.conn)
+        self.failure: BaseException | None = None
+        # the games this process read itself: counts, and the error lines of each of its batches
+        self.counts = {"valid": 0, "invalid": 0, "unreadable": 0}
+        self.messages: list[tuple[int, list[str]]] = []
+
+    def begin(self, name: str, sha: str | None, deferred: bool) -> Reply:
+        self.deferred = deferred
+        self.added, self.failure = 0, None
+        self.counts = dict.fromkeys(self.counts, 0)
+        self.messages = []
+        conn = self.conn
+        try:
+            # The write lock first, then the question whether the file is new: another import
+            # may have committed it while this one waited for the lock.
+            conn.execute("BEGIN IMMEDIATE")
+            earlier = store.imported(conn, sha)
+            if earlier is not None:
+                conn.execute("ROLLBACK")
+                return Began(earlier, True)
+            changes = _data_version(conn)
+            if changes != self.seen:
+                # another process wrote: the names it added are not in the caches
+                self.games.forget()
+                self.seen = changes
+            self.import_id = store.new_import(conn, name, sha)
+            if deferred:
+                store.drop_key_indexes(conn)
+            return Began(self.import_id, False)
+        except apsw.BusyError:
+            self.rollback()
+            return Failed(store.busy_error(self.path))
+        except Exception as error:
+            self.rollback()
+            return Failed(_picklable(error))
+
+    def write(self, batch: list[DerivedGame]) -> None:
+        if self.failure is None:
+            try:
+                self.added += self.games.write_sightings(batch)
+            except BaseException as error:  # reported when the file ends
+                self.failure = error
+
+    def read(self, number: int, chunks: list[GameChunk]) -> None:
+        if self.failure is None:
+            try:
+                batch, lines = derive_batch(chunks, self.rules, self.import_id, self.counts)
+                self.messages.append((number, lines))
+                self.added += self.games.write_sightings(batch)
+            except BaseException as error:  # reported when the file ends
+                self.failure = error
+
+    def finish(self, games: int, theirs: dict[str, int], problem: str | None) -> Reply:
+        try:
+            if self.failure is not None:
+                raise self.failure
+            total = {status: theirs[status] + self.counts[status] for status in self.counts}
+            if self.deferred:
+                store.build_key_indexes(self.conn)
+            store.finish_import(self.conn, self.import_id, games, total, self.added, problem)
+            self.conn.execute("COMMIT")
+            return Finished(self.added, self.counts, self.messages)
+        except Exception as error:
+            self.rollback()
+            return Failed(_picklable(error))
+        finally:
+            self.failure = None
+
+    def rollback(self) -> None:
+        """Drop the file in progress, if any, and the names cached inside it."""
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+            self.games.forget()
+
+
+def _serve(
+    path: str,
+    rules: Rules | None,
+    requests: Pipe,
+    requests_end: Pipe,
+    replies_end: Pipe,
+    replies: Pipe,
+) -> None:
+    """The writer process: answer the importer's requests on its own connection until the end."""
+    # Nothing inherited is ever collected here: a forked child holds the importer's objects,
+    # among them perhaps a connection to this very file that is garbage but not yet collected.
+    # Closing its descriptor would release the locks this process's own SQLite (APSW's, another
+    # library) holds on the file (POSIX locks belong to the process, per file).
+    gc.freeze()
+    # The importer's ends of the two pipes are closed here, so that the importer's death is an
+    # end of file (a forked child holds copies of them).
+    requests_end.close()
+    replies_end.close()
+    # Ctrl-C reaches the whole process group: the importer decides, and tells this process.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        session = _Session(path, rules)
+    except Exception as error:  # the answer to the importer's first request
+        replies.send(Failed(_picklable(error)))
+        return
+    try:
+        while True:
+            try:
+                request: Request = requests.recv()
+            except (EOFError, OSError):
+                return  # the importer is gone: what is not committed is rolled back below
+            match request:
+                case WriteBatch(batch):
+                    session.write(batch)
+                    replies.send(BatchDone(time.process_time()))
+                case ReadBatch(number, chunks):
+                    session.read(number, chunks)
+                    replies.send(BatchDone(time.process_time()))
+                case Begin(name, sha, deferred):
+                    replies.send(session.begin(name, sha, deferred))
+                case Finish(games, counts, problem):
+                    replies.send(session.finish(games, counts, problem))
+                case Abort():
+                    session.rollback()
+                    session.failure = None
+                    replies.send(Aborted())
+                case Quit():
+                    return
+    except OSError:
+        # An answer to an importer that is gone (killed): the pipe is broken. Nothing to say,
+        # the file in progress is rolled back below.
+        return
+    finally:
+        session.rollback()
+        session.conn.close()
+
+
+# --------------------------------------------------------------------------------------------
+# The importer's side
+class WriterProcess:
+    """The importer's handle on the writer process (see :func:`_serve`)."""
+
+    def __init__(self, path: str, rules: Rules | None) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        # fork starts at once (nothing to import again). The child never touches the
+        # importer's connection it inherits, and leaves by os._exit: no finaliser closes it.
+        context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self.requests: Pipe
+        self.replies: Pipe
+        requests_end, self.requests = context.Pipe(duplex=False)
+        self.replies, replies_end = context.Pipe(duplex=False)
+        self.path = path
+        #: batches sent and not yet done; the processor time of each process since the start
+        #: (the writer's as it last said)
+        self.pending = 0
+        self.writer_cpu = 0.0
+        self.started = time.process_time()
+        self.process = context.Process(
+            target=_serve,
+            args=(path, rules, requests_end, self.requests, self.replies, replies_end),
+            name="jacquet-archive-writer",
+            daemon=True,
+        )
+        # Connections that are garbage are closed here, by the library that opened them, rather
+        # than inherited by the child (see _serve).
+        gc.collect()
+        self.process.start()
+        requests_end.close()
+        replies_end.close()
+        # A pipe holds 64 KiB: a batch of rows (about 450 KiB pickled) would wait for the writer
+        # to read most of it. A larger pipe lets the importer go on to its next batch.
+        with contextlib.suppress(ImportError, OSError, AttributeError):
+            import fcntl  # POSIX; F_SETPIPE_SZ is Linux's
+
+            fcntl.fcntl(self.requests.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+
+    def _gone(self) -> ArchiveError:
+        self.process.join(timeout=5)
+        return ArchiveError(
+            f"{self.path}: the archive's writer process stopped "
+            f"(exit code {self.process.exitcode}); nothing of the file in progress was kept"
+        )
+
+    def send(self, request: Request) -> None:
+        try:
+            self.requests.send(request)
+        except OSError:
+            raise self._gone() from None
+
+    def answer(self, kind: type[_Answer]) -> _Answer:
+        """The writer's answer to the last request, of ``kind``; raises what the writer raised.
+
+        Batches done on the way are counted (see :meth:`caught_up`).
+        """
+        while True:
+            try:
+                reply: Reply = self.replies.recv()
+            except (EOFError, OSError):
+                raise self._gone() from None
+            if isinstance(reply, kind):
+                return reply
+            match reply:
+                case BatchDone(cpu):
+                    self.writer_cpu = cpu
+                    self.pending -= 1
+                case Failed(error):
+                    raise error
+                case _:
+                    raise ArchiveError(f"{self.path}: the writer answered {reply!r}")
+
+    def caught_up(self) -> bool:
+        """Whether to give the writer the next batch to read: it has kept up, and used less
+        processor time so far than the importer (so the two come out about even).
+
+        The importer asks just after sending a batch, which the writer has then only begun: one
+        batch pending is the writer keeping up.
+        """
+        try:
+            while self.pending and self.replies.poll():
+                # only batches done can come between two requests of a file
+                done: BatchDone = self.replies.recv()
+                self.writer_cpu = done.cpu
+                self.pending -= 1
+        except (EOFError, OSError):
+            raise self._gone() from None
+        return self.pending <= 1 and self.writer_cpu < time.process_time() - self.started
+
+    def begin(self, name: str, sha: str | None, deferred: bool) -> tuple[int, bool]:
+        """Open the file's transaction in the writer: see :class:`Began`."""
+        self.send(Begin(name, sha, deferred))
+        began = self.answer(Began)
+        return began.import_id, began.already
+
+    def write(self, batch: list[DerivedGame]) -> None:
+        """Have the writer write a batch the importer derived."""
+        self.send(WriteBatch(batch))
+        self.pending += 1
+
+    def read(self, number: int, chunks: list[GameChunk]) -> None:
+        """Have the writer read batch ``number`` itself (see :data:`.importer.WRITER_SHARE`)."""
+        self.send(ReadBatch(number, chunks))
+        self.pending += 1
+
+    def finish(
+        self, games: int, counts: dict[str, int], problem: str | None
+    ) -> tuple[int, dict[str, int], list[tuple[int, list[str]]]]:
+        """Record the file's counts and commit it; see :class:`Finished`."""
+        self.send(Finish(games, counts, problem))
+        finished = self.answer(Finished)
+        return finished.added, finished.counts, finished.messages
+
+    def abort(self) -> None:
+        """Roll the file in progress back, and wait until it is."""
+        with contextlib.suppress(ArchiveError):
+            self.send(Abort())
+            self.answer(Aborted)
+
+    def close(self) -> None:
+        """Let the writer end, and wait for it (it is never left running)."""
+        with contextlib.suppress(OSError):
+            self.requests.send(Quit())
+        self.requests.close()
+        self.process.join(timeout=60)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.replies.close()
