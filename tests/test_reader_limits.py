@@ -12,15 +12,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from jacquet_notation.cli import main
-from jacquet_notation.notation import (
-    MAX_PLAYS_TEXT,
-    MAX_VARIATION_DEPTH,
-    RUNS,
-    _parser,
-    _regexp,
-    parse_games,
-    read_games,
-)
+from jacquet_notation.notation import MAX_PLAYS_TEXT, MAX_VARIATION_DEPTH, parse_games, read_games
+from jacquet_notation.notation.grammar import RUNS, _parser, _regexp
 from jacquet_notation.record import WrittenPlay
 
 NEXT_GAME = '[Event "next"]\n\n1. 6-5: 24/18 18/13 5-3: 24/21 21/16\n*\n'
