@@ -11,8 +11,7 @@ The writer gives every record one canonical layout (see ``docs/notation.md``), s
 """
 
 from .decoding import GameChunk, split_games
-from .grammar import _parser as _parser  # validation.py
-from .grammar import grammar_file, slips
+from .grammar import grammar_file, parser, slips, terminal
 from .parsing import (
     MAX_PLAYS_TEXT,
     MAX_VARIATION_DEPTH,
@@ -32,9 +31,11 @@ __all__ = [
     "parse_chunk",
     "parse_game",
     "parse_games",
+    "parser",
     "read_games",
     "slips",
     "split_games",
+    "terminal",
     "write_game",
     "write_games",
 ]

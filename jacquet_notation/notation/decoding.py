@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from ..errors import NotationError
+from .grammar import terminal
 
 # Cutting a stream into games: a line scanner, much cheaper than the parser, so that an error in
 # one game cannot swallow the next and memory holds one game at a time.
@@ -24,7 +25,9 @@ def _ends_with_result(code: str) -> bool:
     return bool(words) and _RESULT_WORD.fullmatch(words[-1]) is not None
 
 
-_CONTINUES = re.compile(r"\s*(?:(?:[0-9]+|(?i:bar|off))\*?/|(?i:pass)\b|--|:)")
+#: what begins a line that carries on a play: a step (its first point, hit mark and slash), a
+#: pass (a word: "pass" not run into letters, "--" however), or the colon of dice
+_CONTINUES = re.compile(rf"\s*(?:{terminal('_POINT')}\*?/|{terminal('_PASS_WORD')}(?!(?<=\w)\w)|:)")
 
 
 def _code(line: str, start: int) -> tuple[str, bool]:

@@ -189,10 +189,34 @@ def _regexp(name: str, pattern: str) -> str:
 
 
 @functools.cache
-def _parser() -> Lark:
+def parser() -> Lark:
     """The one LALR parser, built on first use (about 30 ms) and kept for the process."""
     text = grammar_file().read_text(encoding="utf-8")
     return Lark(text, parser="lalr", lexer=_Lexer, transformer=_Shape())
+
+
+@functools.cache
+def _words() -> Lark:
+    """The grammar started at its rule ``words``, so that Lark keeps the terminals of the words.
+
+    Lark keeps only the terminals a start rule reaches; a record's words are parts of its coarse
+    terminals (TURN, PLAY), so :func:`parser` has them only inlined.
+    """
+    text = grammar_file().read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", lexer="basic", start="words")
+
+
+def terminal(name: str) -> str:
+    """The regular expression of a terminal of the grammar (``_STEP``, ``_DICE``, ``RESULT``...).
+
+    The reader builds every regular expression for the words of a play from these, so that the
+    grammar is the one place their syntax is written.
+    """
+    return _words().get_terminal(name).pattern.to_regexp()
+
+
+#: a terminal named in a slip's ``found``, as ``{_STEP}``
+_NAMED_TERMINAL = re.compile(r"\{(_?[A-Z][A-Z_]*)\}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +241,11 @@ def slips() -> dict[str, Slip]:
             entry["name"],
             entry["expected"],
             entry["match"],
-            re.compile(found) if found else None,
+            re.compile(_NAMED_TERMINAL.sub(_group, found)) if found else None,
             tuple(entry["examples"]),
         )
     return table
+
+
+def _group(named: re.Match[str]) -> str:
+    return f"(?:{terminal(named.group(1))})"

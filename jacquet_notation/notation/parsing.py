@@ -12,9 +12,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from ..record import GameRecord, Span
 from .decoding import GameChunk, split_games
-from .grammar import _parser, _Variation
+from .grammar import _Variation, parser, terminal
 from .reader import _TAG, _UNESCAPE, _at, _GameReader, _Numbering
-from .words import _PIECE
+from .words import _PIECE, turn_number_digits
 
 #: the deepest nesting of variations a game may have (a variation in a variation is 2 deep). The
 #: reader, the writer, the replay and pickling between processes all walk variations by
@@ -103,7 +103,7 @@ def _parse_chunk(text: str, first_line: int, file: str | None, index: int) -> Ga
             )
             return _salvage(reader)
     try:
-        items: Any = _parser().parse(text)  # a list: the transformer's start() made it
+        items: Any = parser().parse(text)  # a list: the transformer's start() made it
     except UnexpectedInput as error:
         reader.syntax_error(error)
         _resynchronise(reader, error)
@@ -133,7 +133,7 @@ MAX_SYNTAX_ERRORS = 100
 #: parentheses, turn numbers that begin a word, other words, spaces
 _SCAN = re.compile(
     r"\{[^}]*\}?|;[^\n]*|\[[^\]\n]*\]?|(?P<open>\()|(?P<close>\))"
-    r"|(?<!\S)(?P<turn>[0-9]+\.)|[^\s{;\[()]+|\s+"
+    rf"|(?<!\S)(?P<turn>{terminal('_TURN_NUMBER')})|[^\s{{;\[()]+|\s+"
 )
 
 
@@ -179,7 +179,7 @@ def _resynchronise(reader: _GameReader, error: UnexpectedInput) -> None:
         start = after[0]
         sub, piece = _stretch(reader, start, len(text))
         try:
-            items: Any = _parser().parse(piece)
+            items: Any = parser().parse(piece)
         except UnexpectedInput as again:
             sub.syntax_error(again)
             reader.errors.extend(sub.errors)
@@ -224,14 +224,15 @@ def _numbering_at(text: str, start: int) -> _Numbering | None:
         return None
     piece = _PIECE.match(text, start)
     assert piece is not None and piece.lastgroup == "turn"
-    return _Numbering(int(piece.group(2)), "black" if piece.group(3) else "white")
+    digits, black = turn_number_digits(piece.group())
+    return _Numbering(int(digits), "black" if black else "white")
 
 
 def _check_stretch(reader: _GameReader, start: int, stop: int) -> None:
     """The reader's own errors in a stretch before a syntax error, if the stretch parses alone."""
     sub, piece = _stretch(reader, start, stop)
     try:
-        items: Any = _parser().parse(piece)
+        items: Any = parser().parse(piece)
     except UnexpectedInput:
         return  # cut inside something (a variation...): its syntax error is the one reported
     if not _refused_as_too_deep(sub, items):

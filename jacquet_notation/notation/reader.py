@@ -11,17 +11,20 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from ..errors import NotationError
 from ..record import BAR, GameRecord, Move, Side, Span, WrittenPlay
-from .grammar import _parser, _Variation, slips
+from .grammar import _Variation, parser, slips
 from .words import (
     _DICE,
     _PIECE,
-    _SPACED_MARKS,
     _STEP_SHAPES,
     _new_play,
     _new_tuple,
     _number,
     _point,
     _step_shape,
+    dice_numbers,
+    remember_dice,
+    spaced_turn_number,
+    turn_number_digits,
 )
 
 #: what each terminal of the grammar is, in a transcriber's words, for "expected ..." messages
@@ -157,7 +160,7 @@ class _GameReader:
                 if isinstance(exc, UnexpectedCharacters):
                     return slip.expected
                 continue
-            label = exc.match_examples(_parser().parse, {slip.name: slip.examples})
+            label = exc.match_examples(parser().parse, {slip.name: slip.examples})
             if label is not None:
                 return slip.expected
         return None
@@ -361,7 +364,7 @@ class _GameReader:
         """
         text = str(token)
         # "12. ..." (Black's number written apart) is two words that only _PIECE reads as one.
-        spaced_marks = "..." in text and _SPACED_MARKS.search(text) is not None
+        spaced_marks = "..." in text and spaced_turn_number(text)
         line, left = _at(token)  # the column of offset ``at`` on the current line is at + left
         line += self.offset - 1  # the loop below adds one at every line, the first included
         # The open play: its moves (None when no play is open), side, turn, dice and start.
@@ -500,18 +503,21 @@ class _GameReader:
         self.lone_turn_number(numbering, found)
 
     def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int]:
-        first = piece.group(5) or piece.group(7)
-        second = piece.group(6) or piece.group(8)
+        first, second = dice_numbers(piece.group())
         high, low = _number(first), _number(second)
         if not (1 <= high <= 6 and 1 <= low <= 6):
             self.slip("dice-range", piece.group().rstrip(": \t"), *self.where(token, piece.start()))
-        return (high, low) if high >= low else (low, high)
+            return (high, low) if high >= low else (low, high)
+        dice = (high, low) if high >= low else (low, high)
+        if " " not in piece.group() and "\t" not in piece.group():
+            remember_dice(piece.group(), dice)  # a word as the inner loop meets it
+        return dice
 
     def turn_number(
         self, token: Token, piece: re.Match[str], numbering: _Numbering, variation_start: bool
     ) -> None:
-        number = _number(piece.group(2))
-        black = piece.group(3) is not None
+        digits, black = turn_number_digits(piece.group())
+        number = _number(digits)
         if (
             number == numbering.turn
             and not variation_start

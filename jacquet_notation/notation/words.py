@@ -8,31 +8,57 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..record import BAR, OFF, Move, Side, Span, WrittenPlay
+from ..record import BAR, OFF, Move, Side, Span, WrittenPlay, point_name
+from .grammar import terminal
 
+#: the words of a play, from the grammar's terminals. Steps are whole words (``\\Z`` after them);
+#: turn numbers are matched where they begin, however they end (resynchronising finds them so)
+_TURN_NUMBER = re.compile(terminal("_TURN_NUMBER"))
+_STEP = re.compile(terminal("_STEP") + r"\Z")
+_SPACES = re.compile(r"[ \t]")
 # Pieces of a TURN or PLAY token; the grammar has already checked their shape.
 _PIECE = re.compile(
-    r"(?P<turn>([0-9]+)\.(\.\.|[ \t]*\.\.\.)?)"
-    r"|(?P<dice>(?:([0-9]+)-([0-9]+)|([0-9])([0-9]))[ \t]*:)"
-    r"|(?P<pass>(?i:pass)\b|--)"
+    f"(?P<turn>{terminal('_TURN_NUMBER')})"
+    f"|(?P<dice>{terminal('_DICE')})"
+    f"|(?P<pass>{terminal('_PASS')})"
     r"|(?P<step>\S+)"
 )
 
-#: the dice as usually written, read without a regular expression's groups
-_DICE = {
-    f"{a}{sep}{b}:": (max(a, b), min(a, b))
-    for a in range(1, 7)
-    for b in range(1, 7)
-    for sep in ("-", "")
-}
-#: the points as usually written
-_POINTS = {str(point): point for point in range(BAR + 1)} | {"bar": BAR, "off": OFF}
+#: the dice words met so far that were well formed and in range, by their word ("6-5:"), so that
+#: the reader's inner loop reads the common ones by one look-up; filled by :func:`remember_dice`
+_DICE: dict[str, tuple[int, int]] = {}
+#: the words bar and off, as the record spells them
+_NAMED_POINTS = {point_name(BAR): BAR, point_name(OFF): OFF}
 # Longer numbers are out of every range; int() of 5,000 digits would even raise.
 _MAX_DIGITS = 9
 _TOO_BIG: int = 10**_MAX_DIGITS
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
-#: Black's turn number written apart ("12. ..."): two words, one piece
-_SPACED_MARKS = re.compile(r"\.[ \t]+\.\.\.")
+
+
+def spaced_turn_number(text: str) -> bool:
+    """Whether a token holds Black's turn number written apart ("12. ..."): two words, one piece."""
+    return any(_SPACES.search(m.group()) for m in _TURN_NUMBER.finditer(text))
+
+
+def turn_number_digits(piece: str) -> tuple[str, bool]:
+    """The digits of a turn number as written ("12.", "12...", "12. ..."), and whether Black's."""
+    digits, _, marks = piece.partition(".")
+    return digits, bool(marks)
+
+
+def dice_numbers(piece: str) -> tuple[str, str]:
+    """The two numbers of dice as written ("6-5:", "65:", "6-5 :"), as digits."""
+    roll = piece.rstrip(": \t")
+    if "-" in roll:
+        first, _, second = roll.partition("-")
+        return first, second
+    return roll[0], roll[1:]
+
+
+def remember_dice(word: str, dice: tuple[int, int]) -> None:
+    """Note dice read from a whole word, for the inner loop's look-up (bounded, like steps)."""
+    if len(_DICE) < 10_000:
+        _DICE[word] = dice
 
 
 def _number(digits: str) -> int:
@@ -44,19 +70,14 @@ def _number(digits: str) -> int:
 
 def _point(text: str) -> int:
     """A point as written: a number, bar or off; anything else is out of range (never raises)."""
-    lowered = text.lower()
-    if lowered == "bar":
-        return BAR
-    if lowered == "off":
-        return OFF
+    named = _NAMED_POINTS.get(text.lower())
+    if named is not None:
+        return named
     return _number(text)
 
 
 #: the moves of the step words met so far, as (start, end, count, hit, first, last character)
 _STEP_SHAPES: dict[str, tuple[tuple[int, int, int, bool, int, int], ...]] = {}
-_STEP = re.compile(
-    r"((?:[0-9]+|(?i:bar|off))\*?(?:/(?:[0-9]+|(?i:bar|off))\*?)++)(?:\(([0-9]+)\)(\*?))?\Z"
-)
 
 
 def _step_shape(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
@@ -72,24 +93,28 @@ def _step_shape(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
 
 
 def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
-    match = _STEP.match(word)
-    if match is None:
+    if _STEP.match(word) is None:
         return ()
-    count = _number(match.group(2)) if match.group(2) else 1
-    parts = match.group(1).split("/")
+    count = 1
+    body = word
+    paren = word.find("(")
+    if paren >= 0:
+        count = _number(word[paren + 1 : word.index(")", paren)])
+        body = word[:paren]
+    parts = body.split("/")
     if not 1 <= count <= 15 or parts[0].endswith("*"):
         return ()
     points = []
     offsets = []
     at = 0
     for part in parts:
-        point = _POINTS.get(part.rstrip("*").lower())
-        if point is None:
+        point = _point(part.rstrip("*"))
+        if point > BAR:
             return ()
         points.append((point, part.endswith("*")))
         offsets.append((at, at + len(part) - 1))
         at += len(part) + 1
-    if match.group(3):
+    if paren >= 0 and word.endswith("*"):
         points[-1] = (points[-1][0], True)
     moves = []
     for k in range(len(parts) - 1):
