@@ -11,7 +11,7 @@ from typing import Any
 from ..record import BAR, OFF, Move, Side, Span, WrittenPlay, point_name
 from .grammar import terminal
 
-#: the words of a play, from the grammar's terminals. Steps are whole words (``\\Z`` after them);
+#: the words of a play, from the grammar's terminals. Steps are whole words (``\Z`` after them);
 #: turn numbers are matched where they begin, however they end (resynchronising finds them so)
 _TURN_NUMBER = re.compile(terminal("_TURN_NUMBER"))
 _STEP = re.compile(terminal("_STEP") + r"\Z")
