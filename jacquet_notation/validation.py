@@ -20,7 +20,8 @@ from typing import Any, Literal
 
 from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
-from .notation import GameChunk, _parser, parse_chunk, split_games
+from .notation import GameChunk, parse_chunk, split_games
+from .notation import parser as _parser
 from .record import GameRecord
 from .replay import ReplayedGame, ReplayError, replay
 from .rules import Rules

@@ -351,9 +351,9 @@ def test_write_game_of_a_parsed_record_is_stable() -> None:
 def test_the_fast_lexer_knows_every_terminal_and_agrees_with_larks_own() -> None:
     from lark import Lark
 
-    from jacquet_notation.notation import _Lexer, _parser, grammar_file
+    from jacquet_notation.notation.grammar import _Lexer, grammar_file, parser
 
-    names = {t.name for t in _parser().terminals if t.name not in _parser().ignore_tokens}
+    names = {t.name for t in parser().terminals if t.name not in parser().ignore_tokens}
     named = {n for names_ in _Lexer.FIRST.values() for n in names_} | set(_Lexer.OTHERS)
     assert named == names
     reference = Lark(grammar_file().read_text("utf-8"), parser="lalr", lexer="contextual")
@@ -364,7 +364,7 @@ def test_the_fast_lexer_knows_every_terminal_and_agrees_with_larks_own() -> None
                 expected = [(t.type, str(t), t.line, t.column) for t in reference.lex(chunk)]
             except Exception:
                 continue
-            mine = _parser().parser.lexer.lex(_lexer_state(chunk), _AnyState())
+            mine = parser().parser.lexer.lex(_lexer_state(chunk), _AnyState())
             assert [(t.type, str(t), t.line, t.column) for t in mine] == expected
 
 
@@ -383,7 +383,7 @@ def _lexer_state(text: str) -> object:
 def test_decoding_by_blocks_of_any_size_gives_the_same_games(
     block: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import jacquet_notation.notation as notation
+    import jacquet_notation.notation.decoding as notation
 
     expected = {}
     for path in sorted(DATA.glob("*.jqt")):
@@ -401,7 +401,7 @@ def test_decoding_by_blocks_of_any_size_gives_the_same_games(
 def test_an_overlong_line_is_refused_before_it_fills_memory(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import jacquet_notation.notation as notation
+    import jacquet_notation.notation.decoding as notation
 
     monkeypatch.setattr(notation, "MAX_LINE", 50)
     monkeypatch.setattr(notation, "_BLOCK", 16)

@@ -12,15 +12,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from jacquet_notation.cli import main
-from jacquet_notation.notation import (
-    MAX_PLAYS_TEXT,
-    MAX_VARIATION_DEPTH,
-    RUNS,
-    _parser,
-    _regexp,
-    parse_games,
-    read_games,
-)
+from jacquet_notation.notation import MAX_PLAYS_TEXT, MAX_VARIATION_DEPTH, parse_games, read_games
+from jacquet_notation.notation.grammar import RUNS, _regexp, parser
 from jacquet_notation.record import WrittenPlay
 
 NEXT_GAME = '[Event "next"]\n\n1. 6-5: 24/18 18/13 5-3: 24/21 21/16\n*\n'
@@ -218,7 +211,7 @@ def test_possessive_terminals_match_what_the_grammar_says() -> None:
         "1. 6-5: 24/18 18/13 5-3: 24/21 24/19\n2. 4-4: 13/9(2) -- 3. pass 43 : bar/22*/20 ",
         "6-5: 24/13 5-3 24/21 1... 2-2: 6/off(2)* 1.2.3... 4. ...",
     ]
-    for terminal in _parser().terminals:
+    for terminal in parser().terminals:
         if terminal.name not in RUNS:
             continue
         plain = re.compile(terminal.pattern.to_regexp())

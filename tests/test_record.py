@@ -73,7 +73,7 @@ def test_match_header_from_tags() -> None:
 
 
 def test_the_readers_fast_constructor_makes_the_same_play() -> None:
-    from jacquet_notation.notation import _new_play
+    from jacquet_notation.notation.words import _new_play
 
     moves = (Move(24, 18, span=Span(1, 9, 1, 13)),)
     fast = _new_play("black", 4, (6, 5), moves, "6-5: 24/18", Span(1, 4, 1, 13))

@@ -1,0 +1,41 @@
+"""Read Jacquet records into :class:`~jacquet_notation.record.GameRecord` values, and write them.
+
+The reader works in two passes, so that one bad game costs nothing but itself and memory stays
+flat on a corpus of any size: a cheap line scanner cuts the byte stream into games (a game ends at
+its result, or where a new tag section begins), then each game is parsed by the LALR parser of
+``grammar/jacquet.lark``. Syntax errors come back on the record (``record.errors``) rather than
+as exceptions, unless the caller asks for ``strict=True``.
+
+The writer gives every record one canonical layout (see ``docs/notation.md``), so that
+``write_game(parse_game(write_game(r))) == write_game(r)`` and ``parse_game(write_game(r)) == r``.
+"""
+
+from .decoding import GameChunk, split_games
+from .grammar import grammar_file, parser, slips, terminal
+from .parsing import (
+    MAX_PLAYS_TEXT,
+    MAX_VARIATION_DEPTH,
+    parse_chunk,
+    parse_game,
+    parse_games,
+    read_games,
+)
+from .writer import TAG_ORDER, write_game, write_games
+
+__all__ = [
+    "MAX_PLAYS_TEXT",
+    "MAX_VARIATION_DEPTH",
+    "TAG_ORDER",
+    "GameChunk",
+    "grammar_file",
+    "parse_chunk",
+    "parse_game",
+    "parse_games",
+    "parser",
+    "read_games",
+    "slips",
+    "split_games",
+    "terminal",
+    "write_game",
+    "write_games",
+]

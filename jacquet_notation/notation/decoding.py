@@ -1,0 +1,323 @@
+"""Bytes to lines, and lines to games: cutting a stream into the text of each game."""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+from ..errors import NotationError
+from .grammar import terminal
+
+# Cutting a stream into games: a line scanner, much cheaper than the parser, so that an error in
+# one game cannot swallow the next and memory holds one game at a time.
+
+_TAG_LINE = re.compile(r"[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)")
+_TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+"')
+_RESULT_WORD = re.compile(r"[0-9]+-[0-9]+|\*")
+
+
+def _ends_with_result(code: str) -> bool:
+    """Whether the last word of a line (comments removed) is a result such as 2-0 or *."""
+    words = code.rsplit(None, 1)
+    return bool(words) and _RESULT_WORD.fullmatch(words[-1]) is not None
+
+
+#: what begins a line that carries on a play: a step (its first point, hit mark and slash), a
+#: pass (a word: "pass" not run into letters, "--" however), or the colon of dice
+_CONTINUES = re.compile(rf"\s*(?:{terminal('_POINT')}\*?/|{terminal('_PASS_WORD')}(?!(?<=\w)\w)|:)")
+
+
+def _code(line: str, start: int) -> tuple[str, bool]:
+    """The text of a line outside comments, from ``start``; and whether a ``{`` stays open."""
+    if "{" not in line and ";" not in line:
+        return line[start:], False
+    parts = []
+    at = start
+    while True:
+        brace = line.find("{", at)
+        semicolon = line.find(";", at)
+        if semicolon >= 0 and (brace < 0 or semicolon < brace):
+            parts.append(line[at:semicolon])
+            return "".join(parts), False
+        if brace < 0:
+            parts.append(line[at:])
+            return "".join(parts), False
+        parts.append(line[at:brace])
+        close = line.find("}", brace)
+        if close < 0:
+            return "".join(parts), True
+        at = close + 1
+
+
+def _games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+    """Cut numbered lines into games: ``(first line number, lines)``.
+
+    A game ends at the end of a line whose last word (outside comments) is a result, unless the
+    next line carries on a play (a slip such as ``6-5`` without its colon at the end of a line),
+    or where a tag line follows moves or repeats a tag of the section. A ``{`` comment left open
+    runs to the next line that starts like a tag, so that the next game is not lost.
+    """
+    chunk: list[str] = []
+    first = 0
+    number = 0
+    moves = False
+    names: set[str] = set()
+    in_comment = False
+    ended = False
+
+    for line in lines:
+        number += 1
+        if in_comment:
+            close = line.find("}")
+            if close < 0:
+                if _TAG_START.match(line):
+                    # An unclosed comment: give up on it here and start the next game (whose
+                    # tag line this is: the result before the comment ended nothing more).
+                    yield first, chunk
+                    chunk, moves, names, in_comment, ended = [], False, set(), False, False
+                else:
+                    chunk.append(line)
+                    continue
+            else:
+                chunk.append(line)
+                code, in_comment = _code(line, close + 1)
+                if code.strip():
+                    moves = True
+                    ended = _ends_with_result(code)
+                continue
+        if not line or line.isspace():
+            if chunk:
+                chunk.append(line)
+            continue
+        if ended:
+            ended = False
+            if not _CONTINUES.match(line):
+                yield first, chunk
+                chunk, moves, names = [], False, set()
+        tag = _TAG_LINE.match(line) if "[" in line else None
+        if tag is not None:
+            name = tag.group(1)
+            if chunk and (moves or name in names):
+                yield first, chunk
+                chunk, moves, names = [], False, set()
+            if not chunk:
+                first = number
+            names.add(name)
+            chunk.append(line)
+            continue
+        if not chunk:
+            first = number
+        chunk.append(line)
+        if "{" in line or ";" in line:
+            code, in_comment = _code(line, 0)
+            if not code or code.isspace():
+                continue
+        else:
+            code = line  # not blank: checked above
+        moves = True
+        # _ends_with_result, cheaper: a result's last word has a "-" or is "*".
+        last = code.rsplit(None, 1)[-1]
+        ended = ("-" in last or last == "*") and _RESULT_WORD.fullmatch(last) is not None
+    if chunk:
+        yield first, chunk
+
+
+# --------------------------------------------------------------------------------------------
+# Bytes to lines: UTF-8 with or without a BOM (or the encoding asked for), CRLF or LF.
+
+
+class _Decoder:
+    """Decodes a binary stream line by line, noting undecodable bytes for the game they fall in."""
+
+    def __init__(self, file: str | None, encoding: str) -> None:
+        try:
+            info = codecs.lookup(encoding)
+        except LookupError:
+            raise NotationError(f"unknown encoding {encoding!r}", file=file) from None
+        if "\n".encode(info.name, "replace") != b"\n" or "A".encode(info.name) != b"A":
+            raise NotationError(
+                f"encoding {encoding!r} is not supported: records are read in an"
+                " ASCII-compatible encoding such as utf-8 or latin-1",
+                file=file,
+            )
+        self.file = file
+        self.encoding = info.name
+        self.problems: list[tuple[int, int, str]] = []  # line, column, message
+
+    def lines(self, stream: IO[bytes]) -> Iterator[str]:
+        """The lines of the stream, decoded a block at a time (much cheaper than line by line).
+
+        A block that does not decode is decoded again line by line, to note each bad byte with
+        its offset, line and column; a NUL byte or an overlong line stops the reading.
+        """
+        offset = 0  # of the first byte of ``data`` in the stream
+        number = 0  # lines yielded so far
+        carry = b""  # the start of a line whose end is in the next block
+        first = True
+        while True:
+            block = stream.read(_BLOCK)
+            data = carry + block
+            if not data:
+                return
+            if block:
+                cut = data.rfind(b"\n") + 1
+                if cut == 0 or len(data) - cut > MAX_LINE:
+                    if len(data) - cut > MAX_LINE:
+                        self.too_long(number + data.count(b"\n", 0, cut) + 1)
+                    carry = data
+                    continue
+                data, carry = data[:cut], data[cut:]
+            else:
+                carry = b""  # the last line, without its newline
+            if first:
+                first = False
+                if self.encoding == "utf-8" and data.startswith(codecs.BOM_UTF8):
+                    data = data[len(codecs.BOM_UTF8) :]
+                    offset = len(codecs.BOM_UTF8)
+            if b"\x00" in data:
+                self.nul(data, offset, number)
+            try:
+                text = data.decode(self.encoding)
+            except UnicodeDecodeError:
+                text = self.decode_lines(data, offset, number)
+            lines = text.split("\n")
+            if text.endswith("\n"):
+                lines.pop()
+            if len(text) > MAX_LINE:  # only then may one of its lines be too long
+                for line in lines:
+                    number += 1
+                    if len(line) > MAX_LINE:
+                        self.too_long(number)
+                    yield line[:-1] if line.endswith("\r") else line
+            else:
+                if "\r" in text:
+                    lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+                number += len(lines)
+                yield from lines
+            offset += len(data)
+
+    def decode_lines(self, data: bytes, offset: int, number: int) -> str:
+        """Decode a block line by line, noting every byte that does not decode."""
+        texts = []
+        for raw in data.splitlines(keepends=True):
+            number += 1
+            try:
+                texts.append(raw.decode(self.encoding))
+            except UnicodeDecodeError as error:
+                column = len(raw[: error.start].decode(self.encoding, "replace")) + 1
+                bad = raw[error.start : error.end].hex(" ")
+                self.problems.append(
+                    (
+                        number,
+                        column,
+                        f"text in {self.encoding}, found the byte {bad} at offset"
+                        f" {offset + error.start} (try --encoding latin-1)",
+                    )
+                )
+                texts.append(raw.decode(self.encoding, "replace"))
+            offset += len(raw)
+        return "".join(texts)
+
+    def nul(self, data: bytes, offset: int, number: int) -> None:
+        at = data.index(b"\x00")
+        line_start = data.rfind(b"\n", 0, at) + 1
+        raise NotationError(
+            f"not a text file: a NUL byte at offset {offset + at}",
+            file=self.file,
+            line=number + data.count(b"\n", 0, at) + 1,
+            column=len(data[line_start:at].decode(self.encoding, "replace")) + 1,
+        )
+
+    def too_long(self, number: int) -> None:
+        raise NotationError(
+            f"line {number} is longer than {MAX_LINE:,} characters: not a game record",
+            file=self.file,
+            line=number,
+            column=MAX_LINE + 1,
+        )
+
+
+#: how much of a binary stream is read and decoded at a time
+_BLOCK = 1 << 14
+
+#: the longest line a record may have; a longer one is not a record (and would fill memory)
+MAX_LINE = 1_000_000
+
+
+def _bounded_lines(stream: IO[Any], file: str | None) -> Iterator[Any]:
+    """The lines of a stream, refusing one longer than :data:`MAX_LINE` before reading it all."""
+    number = 0
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE:
+            raise NotationError(
+                f"line {number} is longer than {MAX_LINE:,} characters: not a game record",
+                file=file,
+                line=number,
+                column=MAX_LINE + 1,
+            )
+        yield line
+
+
+def _text_lines(stream: IO[str], file: str | None) -> Iterator[str]:
+    for number, line in enumerate(_bounded_lines(stream, file), 1):
+        if number == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        if "\x00" in line:
+            raise NotationError(
+                "not a text file: a NUL character",
+                file=file,
+                line=number,
+                column=line.index("\x00") + 1,
+            )
+        if line.endswith("\n"):
+            line = line[:-2] if line.endswith("\r\n") else line[:-1]
+        yield line
+
+
+@dataclass(frozen=True, slots=True)
+class GameChunk:
+    """The text of one game, cut from a stream but not parsed, and where it stands in its file.
+
+    Plain data, cheap to send to another process: ``jacquet validate --jobs`` cuts a file into
+    chunks in one process and parses them in others.
+    """
+
+    text: str
+    first_line: int
+    file: str | None
+    index: int
+    #: undecodable bytes in the game's lines: (line in the file, column, message)
+    problems: tuple[tuple[int, int, str], ...] = ()
+
+
+def split_games(
+    stream: IO[bytes] | IO[str], file: str | None = None, *, encoding: str = "utf-8"
+) -> Iterator[GameChunk]:
+    """Cut a stream into games without parsing them; raises NotationError for a binary file."""
+    if file is None:
+        name = getattr(stream, "name", None)
+        file = name if isinstance(name, str) else None
+    decoder: _Decoder | None = None
+    if isinstance(stream.read(0), bytes):
+        decoder = _Decoder(file, encoding)
+        lines = decoder.lines(stream)  # type: ignore[arg-type]
+    else:
+        lines = _text_lines(stream, file)  # type: ignore[arg-type]
+    for index, (first, chunk) in enumerate(_games(lines), 1):
+        while chunk and (not chunk[-1] or chunk[-1].isspace()):
+            chunk.pop()
+        problems: tuple[tuple[int, int, str], ...] = ()
+        if decoder is not None and decoder.problems:
+            last = first + len(chunk) - 1
+            problems = tuple(p for p in decoder.problems if p[0] <= last)
+            decoder.problems = [p for p in decoder.problems if p[0] > last]
+        text = "\n".join(chunk)
+        chunk.clear()  # its lines are not needed while the game is parsed: one copy, not two
+        yield GameChunk(text, first, file, index, problems)

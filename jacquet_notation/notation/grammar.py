@@ -1,0 +1,251 @@
+"""The grammar of records and what is read with it: the LALR parser, its lexer, the slips.
+
+Every other module of the reader gets the grammar from here, so that it is read once.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from lark import Lark, Token, Transformer
+from lark.common import LexerConf
+from lark.exceptions import UnexpectedCharacters
+from lark.lexer import Lexer, LexerState
+
+GRAMMAR = "jacquet.lark"
+SLIPS = "syntax_errors.json"
+
+
+def grammar_file(name: str = GRAMMAR) -> Traversable:
+    """A file of the grammar folder: inside the installed package, else in the source tree.
+
+    The wheel carries ``grammar/`` as ``jacquet_notation/grammar``; an editable install or a
+    checkout imports the package from the source tree, where the folder sits beside it.
+    """
+    packaged = resources.files("jacquet_notation").joinpath("grammar", name)
+    if packaged.is_file():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "grammar" / name
+
+
+class _Shape(Transformer[Token, Any]):
+    """Called by the LALR parser as it reduces, so that no parse tree is ever built."""
+
+    def start(self, children: list[Any]) -> list[Any]:
+        return children
+
+    def variation(self, children: list[Any]) -> _Variation:
+        # The depth is counted here, as the parser reduces, so that a game nested too deep can
+        # be refused before anything walks its variations.
+        depth = 1
+        for child in children:
+            if isinstance(child, _Variation) and child.depth >= depth:
+                depth = child.depth + 1
+        return _Variation(children[0], children[1:-1], children[-1], depth)
+
+
+@dataclass(slots=True)
+class _Variation:
+    opening: Token
+    items: list[Any]
+    closing: Token
+    #: 1 for a variation holding none, else one more than the deepest variation it holds
+    depth: int
+
+
+class _Lexer(Lexer):
+    """Lark's lexer for this grammar, choosing the terminal to try by the token's first character.
+
+    Lark's own lexers match one alternation of every terminal at each token; with terminals as
+    large as ours (a TURN token holds a run of turns), that alternation is most of the lexing time.
+    The first character of a token tells which terminals can start there (a digit: a turn, a
+    play or a result; "[": a tag...), so this lexer tries only those, in the order Lark would,
+    with the grammar's own regular expressions. Tokens carry their line and column as Lark's do.
+    """
+
+    __future_interface__ = 2
+
+    #: the terminals that can start with a character; every other character may start a play
+    #: ("bar/22", "pass", "--"); the grammar's terminals are all named here (a test checks)
+    FIRST: ClassVar[dict[str, tuple[str, ...]]] = {
+        "[": ("TAG",),
+        "{": ("COMMENT",),
+        ";": ("COMMENT",),
+        "!": ("ANNOTATION",),
+        "?": ("ANNOTATION",),
+        "$": ("NAG",),
+        "(": ("LPAR",),
+        ")": ("RPAR",),
+        "*": ("RESULT",),
+        **{digit: ("TURN", "PLAY", "RESULT") for digit in "0123456789"},
+    }
+    OTHERS: ClassVar[tuple[str, ...]] = ("PLAY",)
+
+    def __init__(self, conf: LexerConf) -> None:
+        flags = conf.g_regex_flags
+        self.conf = conf
+        patterns = {
+            terminal.name: re.compile(
+                _regexp(terminal.name, terminal.pattern.to_regexp()), flags
+            ).match
+            for terminal in conf.terminals
+            if terminal.name not in conf.ignore
+        }
+        self.first = {c: [(n, patterns[n]) for n in names] for c, names in self.FIRST.items()}
+        self.others = [(name, patterns[name]) for name in self.OTHERS]
+        self.space = re.compile(r"\s+").match
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        text: str = lexer_state.text.text
+        position = lexer_state.text.start
+        end = lexer_state.text.end
+        line = column = 1
+        first, others, space = self.first, self.others, self.space
+        while position < end:
+            name = ""
+            found = None
+            for name, match in first.get(text[position], others):  # noqa: B007 (used below)
+                found = match(text, position)
+                if found is not None:
+                    break
+            if found is None:
+                found = space(text, position)
+                if found is None:
+                    raise self.unexpected(text, position, line, column, parser_state)
+                name = ""
+            value = found.group()
+            if name:
+                yield Token(name, value, position, line, column)
+            newlines = value.count("\n")
+            if newlines:
+                line += newlines
+                column = len(value) - value.rfind("\n")
+            else:
+                column += len(value)
+            position = found.end()
+
+    def unexpected(
+        self, text: str, position: int, line: int, column: int, parser_state: Any
+    ) -> UnexpectedCharacters:
+        expected = set(parser_state.parse_conf.states[parser_state.position])
+        return UnexpectedCharacters(  # type: ignore[no-untyped-call]
+            text,
+            position,
+            line,
+            column,
+            allowed=expected,
+            state=parser_state,
+            terminals_by_name=self.conf.terminals_by_name,
+        )
+
+
+#: the terminals that run to any length (a tag section, a run of turns): sre keeps a backtracking
+#: state for every repetition of a group, about 170 bytes per turn or tag character, unless the
+#: repetition is possessive
+RUNS = ("TAG", "TURN", "PLAY")
+
+
+def _regexp(name: str, pattern: str) -> str:
+    """The regular expression the lexer uses for a terminal: its repeated groups possessive in RUNS.
+
+    ``X+`` becomes ``X++`` (Python 3.11), which never gives back a repetition and so keeps no
+    state for it: memory stays flat however long the token. It matches what ``X+`` matches
+    because in these terminals what follows a repetition is optional or cannot begin where the
+    repetition stopped, so a match never needs to give a repetition back (a test compares both
+    on the corpus).
+    """
+    if name not in RUNS:
+        return pattern
+    out: list[str] = []
+    at = 0
+    in_class = False
+    while at < len(pattern):
+        char = pattern[at]
+        out.append(char)
+        at += 1
+        if char == "\\":
+            out.append(pattern[at])
+            at += 1
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif (
+            char == ")"
+            and pattern[at : at + 1] in ("+", "*", "?")
+            and pattern[at + 1 : at + 2] not in ("+", "?")  # not already lazy or possessive
+        ):
+            out.append(pattern[at] + "+")
+            at += 1
+    return "".join(out)
+
+
+@functools.cache
+def parser() -> Lark:
+    """The one LALR parser, built on first use (about 30 ms) and kept for the process."""
+    text = grammar_file().read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", lexer=_Lexer, transformer=_Shape())
+
+
+@functools.cache
+def _words() -> Lark:
+    """The grammar started at its rule ``words``, so that Lark keeps the terminals of the words.
+
+    Lark keeps only the terminals a start rule reaches; a record's words are parts of its coarse
+    terminals (TURN, PLAY), so :func:`parser` has them only inlined.
+    """
+    text = grammar_file().read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", lexer="basic", start="words")
+
+
+def terminal(name: str) -> str:
+    """The regular expression of a terminal of the grammar (``_STEP``, ``_DICE``, ``RESULT``...).
+
+    The reader builds every regular expression for the words of a play from these, so that the
+    grammar is the one place their syntax is written.
+    """
+    return _words().get_terminal(name).pattern.to_regexp()
+
+
+#: a terminal named in a slip's ``found``, as ``{_STEP}``
+_NAMED_TERMINAL = re.compile(r"\{(_?[A-Z][A-Z_]*)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Slip:
+    """A common mistake with a friendly message, from ``grammar/syntax_errors.json``."""
+
+    name: str
+    expected: str
+    match: str  # "found", "state" or "reader"
+    found: re.Pattern[str] | None
+    examples: tuple[str, ...]
+
+
+@functools.cache
+def slips() -> dict[str, Slip]:
+    """The friendly messages, by name, in the order they are tried."""
+    data = json.loads(grammar_file(SLIPS).read_text(encoding="utf-8"))
+    table: dict[str, Slip] = {}
+    for entry in data["slips"]:
+        found = entry.get("found")
+        table[entry["name"]] = Slip(
+            entry["name"],
+            entry["expected"],
+            entry["match"],
+            re.compile(_NAMED_TERMINAL.sub(_group, found)) if found else None,
+            tuple(entry["examples"]),
+        )
+    return table
+
+
+def _group(named: re.Match[str]) -> str:
+    return f"(?:{terminal(named.group(1))})"

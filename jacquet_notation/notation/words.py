@@ -1,0 +1,169 @@
+"""The words of a play (turn numbers, dice, passes, steps), read fast.
+
+The reader's inner loop reads most words by a dictionary look-up; what it cannot, it reads here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..record import BAR, OFF, Move, Side, Span, WrittenPlay, point_name
+from .grammar import terminal
+
+#: the words of a play, from the grammar's terminals. Steps are whole words (``\Z`` after them);
+#: turn numbers are matched where they begin, however they end (resynchronising finds them so)
+_TURN_NUMBER = re.compile(terminal("_TURN_NUMBER"))
+_STEP = re.compile(terminal("_STEP") + r"\Z")
+_SPACES = re.compile(r"[ \t]")
+# Pieces of a TURN or PLAY token; the grammar has already checked their shape.
+_PIECE = re.compile(
+    f"(?P<turn>{terminal('_TURN_NUMBER')})"
+    f"|(?P<dice>{terminal('_DICE')})"
+    f"|(?P<pass>{terminal('_PASS')})"
+    r"|(?P<step>\S+)"
+)
+
+#: the dice words met so far that were well formed and in range, by their word ("6-5:"), so that
+#: the reader's inner loop reads the common ones by one look-up; filled by :func:`remember_dice`
+_DICE: dict[str, tuple[int, int]] = {}
+#: the words bar and off, as the record spells them
+_NAMED_POINTS = {point_name(BAR): BAR, point_name(OFF): OFF}
+# Longer numbers are out of every range; int() of 5,000 digits would even raise.
+_MAX_DIGITS = 9
+_TOO_BIG: int = 10**_MAX_DIGITS
+_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+
+
+def spaced_turn_number(text: str) -> bool:
+    """Whether a token holds Black's turn number written apart ("12. ..."): two words, one piece."""
+    return any(_SPACES.search(m.group()) for m in _TURN_NUMBER.finditer(text))
+
+
+def turn_number_digits(piece: str) -> tuple[str, bool]:
+    """The digits of a turn number as written ("12.", "12...", "12. ..."), and whether Black's."""
+    digits, _, marks = piece.partition(".")
+    return digits, bool(marks)
+
+
+def dice_numbers(piece: str) -> tuple[str, str]:
+    """The two numbers of dice as written ("6-5:", "65:", "6-5 :"), as digits."""
+    roll = piece.rstrip(": \t")
+    if "-" in roll:
+        first, _, second = roll.partition("-")
+        return first, second
+    return roll[0], roll[1:]
+
+
+def remember_dice(word: str, dice: tuple[int, int]) -> None:
+    """Note dice read from a whole word, for the inner loop's look-up (bounded, like steps)."""
+    if len(_DICE) < 10_000:
+        _DICE[word] = dice
+
+
+def _number(digits: str) -> int:
+    """The value of ASCII digits; anything else is out of every range (never an exception)."""
+    if len(digits) <= _MAX_DIGITS and digits.isascii() and digits.isdigit():
+        return int(digits)
+    return _TOO_BIG
+
+
+def _point(text: str) -> int:
+    """A point as written: a number, bar or off; anything else is out of range (never raises)."""
+    named = _NAMED_POINTS.get(text.lower())
+    if named is not None:
+        return named
+    return _number(text)
+
+
+#: the moves of the step words met so far, as (start, end, count, hit, first, last character)
+_STEP_SHAPES: dict[str, tuple[tuple[int, int, int, bool, int, int], ...]] = {}
+
+
+def _step_shape(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
+    """The moves of a well-formed step word (empty if it is not one), remembered.
+
+    A corpus uses few distinct step words (``24/18``, ``13/9(2)``, ``24/18/13``...), so each is
+    split once; a word with anything wrong is left to :meth:`_GameReader.step`, which reports it.
+    """
+    shape = _read_step(word)
+    if len(_STEP_SHAPES) < 10_000:  # bounded, whatever the input
+        _STEP_SHAPES[word] = shape
+    return shape
+
+
+def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
+    if _STEP.match(word) is None:
+        return ()
+    count = 1
+    body = word
+    paren = word.find("(")
+    if paren >= 0:
+        count = _number(word[paren + 1 : word.index(")", paren)])
+        body = word[:paren]
+    parts = body.split("/")
+    if not 1 <= count <= 15 or parts[0].endswith("*"):
+        return ()
+    points = []
+    offsets = []
+    at = 0
+    for part in parts:
+        point = _point(part.rstrip("*"))
+        if point > BAR:
+            return ()
+        points.append((point, part.endswith("*")))
+        offsets.append((at, at + len(part) - 1))
+        at += len(part) + 1
+    if paren >= 0 and word.endswith("*"):
+        points[-1] = (points[-1][0], True)
+    moves = []
+    for k in range(len(parts) - 1):
+        last = len(word) - 1 if k == len(parts) - 2 else offsets[k + 1][1]
+        moves.append((points[k][0], points[k + 1][0], count, points[k + 1][1], offsets[k][0], last))
+    return tuple(moves)
+
+
+# WrittenPlay is a frozen dataclass, whose __init__ sets its eleven fields through
+# object.__setattr__; the reader builds one per play, so it sets the slots directly, which
+# makes the same object three times faster (tests/test_record.py checks they are equal).
+_SET = {name: getattr(WrittenPlay, name).__set__ for name in WrittenPlay.__slots__}
+_SETTERS = tuple(_SET.values())  # in the order of the slots
+
+
+def _new_play(
+    side: Side,
+    turn: int,
+    dice: tuple[int, int] | None,
+    moves: tuple[Move, ...],
+    text: str,
+    span: Span,
+    _setters: tuple[Any, ...] = _SETTERS,
+) -> WrittenPlay:
+    """``WrittenPlay(side, turn, dice, moves, text=text, span=span)``, built faster."""
+    play: WrittenPlay = object.__new__(WrittenPlay)
+    # The setters as locals (a default argument, bound once), in the order of the slots.
+    (
+        set_side,
+        set_turn,
+        set_dice,
+        set_moves,
+        set_annotation,
+        set_nags,
+        set_comments,
+        set_comments_before,
+        set_variations,
+        set_text,
+        set_span,
+    ) = _setters
+    set_side(play, side)
+    set_turn(play, turn)
+    set_dice(play, dice)
+    set_moves(play, moves)
+    set_annotation(play, None)
+    set_nags(play, ())
+    set_comments(play, ())
+    set_comments_before(play, ())
+    set_variations(play, ())
+    set_text(play, text)
+    set_span(play, span)
+    return play

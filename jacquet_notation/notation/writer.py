@@ -1,0 +1,112 @@
+"""The canonical writer: one layout for every record (``docs/notation.md``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..record import GameRecord, WrittenPlay
+from .decoding import _TAG_START
+
+#: tags in the order the writer puts them; any other tag follows, in the order it was written,
+#: before the bibliographic tags at the end
+TAG_ORDER = ("Event", "Site", "Date", "Round", "Match", "Game", "Score", "White", "Black")
+TAG_ORDER_RULES = ("Result", "Rules")
+TAG_ORDER_END = ("Source", "Transcriber", "Annotator")
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment(text: str) -> str:
+    # A comment holding a "}", or a line that would begin a game's tags, is written as ";" lines
+    # (each ends its line; the reader joins a run of them into one comment again).
+    lines = text.split("\n")
+    if "}" in text or any(_TAG_START.match(line) for line in lines[1:]):
+        return "".join(f"; {line}\n" if line else ";\n" for line in lines)
+    return "{" + text + "}"
+
+
+def _ordered_tags(tags: dict[str, str]) -> list[str]:
+    head = [name for name in TAG_ORDER + TAG_ORDER_RULES if name in tags]
+    tail = [name for name in TAG_ORDER_END if name in tags]
+    middle = [name for name in tags if name not in head and name not in tail]
+    return head + middle + tail
+
+
+def _play_text(play: WrittenPlay) -> str:
+    if play.dice is None:
+        text = "pass"
+    else:
+        text = f"{play.dice[0]}-{play.dice[1]}: "
+        text += " ".join([move.notation() for move in play.moves]) if play.moves else "pass"
+    if play.annotation:
+        text += play.annotation
+    return text
+
+
+def _line_pieces(plays: Iterable[WrittenPlay], top: bool) -> list[str]:
+    """The pieces of a line of play; at the top, "\\n" pieces break it into one turn a line."""
+    pieces: list[str] = []
+    previous: WrittenPlay | None = None
+    for play in plays:
+        interrupted = previous is None or bool(previous.comments or previous.variations)
+        if play.side == "white":
+            number = f"{play.turn}."
+        elif (
+            interrupted
+            or previous is None
+            or previous.side != "white"
+            or previous.turn != play.turn
+        ):
+            number = f"{play.turn}..."
+        else:
+            number = ""
+        if top and previous is not None and play.turn != previous.turn:
+            pieces.append("\n")
+        for comment in play.comments_before:
+            pieces.append(_comment(comment))
+        if number:
+            pieces.append(number)
+        pieces.append(_play_text(play))
+        pieces.extend(f"${nag}" for nag in play.nags)
+        pieces.extend(_comment(comment) for comment in play.comments)
+        for variation in play.variations:
+            pieces.append("(" + _join(_line_pieces(variation, top=False)) + ")")
+        previous = play
+    return pieces
+
+
+def _join(pieces: list[str]) -> str:
+    text = ""
+    for piece in pieces:
+        if piece == "\n":
+            text = text.rstrip(" ") + "\n"
+        elif not text or text.endswith("\n") or text.endswith("("):
+            text += piece
+        else:
+            text += " " + piece
+    return text.rstrip(" ")
+
+
+def write_game(record: GameRecord) -> str:
+    """The canonical text of a record, ending with a newline (see ``docs/notation.md``).
+
+    Tags in :data:`TAG_ORDER`, then a blank line, the game's comments, one turn a line, the
+    result alone on the last line.
+    """
+    lines = [f'[{name} "{_escape(record.tags[name])}"]' for name in _ordered_tags(record.tags)]
+    body = [_comment(comment).rstrip("\n") for comment in record.comments]
+    moves = _join(_line_pieces(record.plays, top=True))
+    if moves:
+        body.append(moves.rstrip("\n"))
+    if record.result is not None:
+        body.append(record.result)
+    if lines and body:
+        lines.append("")
+    return "\n".join(lines + body) + "\n"
+
+
+def write_games(records: Iterable[GameRecord]) -> str:
+    """The canonical text of several records, a blank line between games."""
+    return "\n".join(write_game(record) for record in records)
