@@ -615,13 +615,31 @@ def test_plays_from_a_position_are_kept_for_an_immutable_archive(ds: Any, archiv
     reached = "select 1 from turns where key_before = ? and key_after is not null"
     assert one and sum(play["games"] for play in one) == len(query(archive, reached, [first]))
     assert asyncio.run(_plays_from(db, first, 1000)) is one
-    mutable = build_datasette(archive)
-    mutable_db = mutable.get_database("archive")
-    mutable_db.is_mutable = True
-    assert [dict(play) for play in asyncio.run(_plays_from(mutable_db, first, 1000))] == one
-    assert asyncio.run(_plays_from(mutable_db, first, 1000)) is not asyncio.run(
-        _plays_from(mutable_db, first, 1000)
-    )
+
+
+def test_plays_from_a_position_are_kept_until_an_import_changes_the_archive(
+    archive: Path, tmp_path: Path
+) -> None:
+    from jacquet_notation.browse.pages import _plays_from
+
+    copy = tmp_path / "archive.db"
+    shutil.copy(archive, copy)
+    start = query(copy, "select key_before from turns where ply = 1 limit 1")[0][0]
+    mutable = build_datasette(copy, immutable=False)
+    db = mutable.get_database("archive")
+    assert db.is_mutable
+    reached = "select 1 from turns where key_before = ? and key_after is not null"
+    kept = asyncio.run(_plays_from(db, start, 1000))
+    assert asyncio.run(_plays_from(db, start, 1000)) is kept
+    before = len(query(copy, reached, [start]))
+    assert sum(play["games"] for play in kept) == before
+    records = tmp_path / "more.jqt"
+    records.write_text("\n".join(write_game(r) for r in generated(5, seed=41)), encoding="utf-8")
+    build_archive(copy, [records])
+    after = len(query(copy, reached, [start]))
+    assert after > before
+    again = asyncio.run(_plays_from(db, start, 1000))
+    assert again is not kept and sum(play["games"] for play in again) == after
 
 
 def test_plays_kept_get_a_longer_time_limit_and_are_interrupted_past_it(

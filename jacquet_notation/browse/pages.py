@@ -8,6 +8,7 @@ reaches the page through Jinja's autoescaping or :func:`markupsafe.escape`.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections import OrderedDict
 from typing import Any
@@ -314,8 +315,8 @@ async def position_view(datasette: Any, request: Any) -> Response:
     )
 
 
-#: plays from a position, per (database file, key): only for immutable files, which cannot change
-_PLAYS_CACHE: OrderedDict[tuple[str, str], list[dict[str, Any]]] = OrderedDict()
+#: plays from a position, per (database file, key, the file's generation if it may change)
+_PLAYS_CACHE: OrderedDict[tuple[str, str, tuple[int, ...]], list[dict[str, Any]]] = OrderedDict()
 _PLAYS_CACHE_SIZE = 4096
 #: how many times the SQL time limit the sum of plays from a position may take when it is kept
 KEPT_QUERY_FACTOR = 10
@@ -330,19 +331,34 @@ _PLAYS_SQL = (
 )
 
 
+def _generation(path: str) -> tuple[int, ...]:
+    """What changes whenever a commit reaches an archive: the size and modification time of the
+    file and of its write-ahead log (a commit appends to the log; a checkpoint writes the file).
+    One ``stat`` each, so that a page may keep what it summed until an import changes the file."""
+    stamp: list[int] = []
+    for name in (path, path + "-wal"):
+        try:
+            status = os.stat(name)
+        except FileNotFoundError:
+            stamp += [0, 0]
+        else:
+            # an empty log (a reader's first connection makes one) holds no commit
+            stamp += [status.st_mtime_ns, status.st_size] if status.st_size else [0, 0]
+    return tuple(stamp)
+
+
 async def _plays_from(db: Any, key: str, time_limit_ms: int) -> list[dict[str, Any]]:
     """The plays made from ``key``, grouped by the roll and the position reached (two spellings
     of one play reach one position), with the games, wins and points of the side that made them.
 
-    The start position has a row per game of the archive to sum; an immutable archive cannot
-    change, so each answer is kept (a few thousand of them) and the next visit is immediate.
-    Because it is kept, the sum may take ``KEPT_QUERY_FACTOR`` times the SQL time limit: under
-    load the start position's sum can pass the limit, and an answer never kept would cost the
-    full limit on every visit. A mutable archive gets the plain limit.
+    The start position has a row per game of the archive to sum, so each answer is kept (a few
+    thousand of them) and the next visit is immediate: for an immutable archive for good, for
+    one that an import may change (``jacquet serve``) until the file changes (its
+    :func:`_generation`). Because it is kept, the sum may take ``KEPT_QUERY_FACTOR`` times the
+    SQL time limit: under load the start position's sum can pass the limit, and an answer never
+    kept would cost the full limit on every visit.
     """
-    if db.is_mutable:
-        return await _rows(db, _PLAYS_SQL, [key])
-    cache_key = (str(db.path), key)
+    cache_key = (str(db.path), key, _generation(str(db.path)) if db.is_mutable else ())
     if cache_key in _PLAYS_CACHE:
         _PLAYS_CACHE.move_to_end(cache_key)
         return _PLAYS_CACHE[cache_key]
