@@ -89,6 +89,16 @@ def long_comment(size: int) -> tuple[str, str]:
     )
 
 
+def wide_comment(size: int) -> tuple[str, str]:
+    # Characters past the Basic Multilingual Plane make Python keep a whole string at four bytes
+    # a character: the same comment of dice faces costs more than one of letters.
+    comment = "\n".join("\U0001f3b2" * 99_999 for _ in range(max(size // 400_000, 1)))
+    return (
+        f'[Event "comment"]\n\n1. 6-5: 24/18 18/13 {{{comment}}} 5-3: 24/21 21/16\n*\n',
+        f'[Event "comment"]\n\n1. e4 {{{comment}}} e5 *\n',
+    )
+
+
 def long_games(size: int) -> tuple[str, str]:
     turns = "".join(
         f"{turn}. 6-5: 24/18 18/13 5-3: 24/21 21/16 {{a note}} ({turn}... 4-2: 24/20 24/22)\n"
@@ -122,6 +132,7 @@ def one_long_game(size: int) -> tuple[str, str]:
 CASES: dict[str, Callable[[int], tuple[str, str]]] = {
     "one game, tags of 990,000 characters": long_tags,
     "one comment of the whole file": long_comment,
+    "the same, of characters outside the BMP": wide_comment,
     "games of 400,000 characters of plays": long_games,
     "the valid corpus, repeated": real_games,
     "one game, plays past the limit": one_long_game,
