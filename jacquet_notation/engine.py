@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .board_terms import point_name as _point_name
+from .board_terms import side_name as _side_name
 from .errors import IllegalPlayError
 from .position import BAR, MEN, OFF, Position, Side, opposite_point, other
 from .rules import Rules
@@ -64,14 +66,6 @@ class Play:
     def dice_used(self) -> int:
         """Number of dice (steps) the play uses."""
         return len(self.steps)
-
-
-def _point_name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
-
-
-def _side_name(side: Side) -> str:
-    return "White" if side == "white" else "Black"
 
 
 # -- packed-int helpers --------------------------------------------------------------------------

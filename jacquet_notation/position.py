@@ -11,18 +11,18 @@ from __future__ import annotations
 from base64 import urlsafe_b64encode
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
+from .board_terms import BAR as BAR
+from .board_terms import OFF as OFF
+from .board_terms import Side as Side
 from .errors import PositionError
 
 if TYPE_CHECKING:
     from .rules import Rules
 
-Side = Literal["white", "black"]
 SIDES: tuple[Side, Side] = ("white", "black")
 
-OFF = 0
-BAR = 25
 MEN = 15
 LOCATIONS = 26  # off, points 1..24, bar
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ._gc import fewer_collections
+from .board_terms import side_name
 from .errors import JacquetError, NotationError
 from .notation import GameChunk, _parser, parse_chunk, split_games
 from .record import GameRecord
@@ -67,10 +68,6 @@ class GameReport:
         }
 
 
-def _side(side: str) -> str:
-    return "White" if side == "white" else "Black"
-
-
 def describe_error(game: ReplayedGame | None, record: GameRecord, error: JacquetError) -> str:
     """One line: ``file:line:col: game N (White v Black, date), turn T, White 6-5 13/7: reason``."""
     where = error.location() or f"{record.file or '<stdin>'}"
@@ -85,7 +82,7 @@ def describe_error(game: ReplayedGame | None, record: GameRecord, error: Jacquet
             written = ply.written
             dice = f"{written.dice[0]}-{written.dice[1]}" if written.dice else "no dice"
             text = " ".join(m.notation() for m in written.moves) or "pass"
-            context += f", turn {written.turn}, {_side(written.side)} {dice} {text}"
+            context += f", turn {written.turn}, {side_name(written.side)} {dice} {text}"
         if error.suggestions:
             message += "; legal here: " + ", ".join(error.suggestions)
     return f"{where}: {context}: {message}"
