@@ -70,7 +70,7 @@ def _new_file_mode(target: str) -> int:
 
 def _records(paths: Sequence[str], encoding: str) -> Iterator[GameRecord]:
     """Every game of every file named (folders read as ``jacquet validate`` reads them)."""
-    from ..validation import record_files
+    from ..sources import record_files
 
     for entry in record_files(paths):
         if not isinstance(entry, str):  # nothing is written when a path cannot be read
@@ -167,7 +167,7 @@ def import_xml(document: str, output: str, no_validate: bool) -> None:
       jacquet import-xml games.xml -o games.jqt
     """
     from .. import xml as xmlio
-    from ..validation import unreadable_reason
+    from ..sources import unreadable_reason
 
     reason = None if document == "-" else unreadable_reason(document)
     if reason is not None:  # a FIFO is refused, not opened: opening it would wait

@@ -23,7 +23,8 @@ import click
 from ..errors import NotationError
 from ..notation import read_games, write_game
 from ..replay import replay
-from ..validation import UnreadablePath, describe_error, record_files
+from ..sources import UnreadablePath, record_files
+from ..validation import describe_error
 from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, echo, with_context
 
 

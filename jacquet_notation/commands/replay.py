@@ -14,8 +14,8 @@ from ..position import Position
 from ..replay import ReplayedPly
 from ..replay import replay as replay_game
 from ..rules import RULESET_NAMES, Rules
+from ..sources import unreadable_reason
 from ..svg import board_svg
-from ..validation import unreadable_reason
 from ._common import EXIT_INVALID, CleanError, domain_errors, echo
 
 
