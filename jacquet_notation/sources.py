@@ -1,16 +1,28 @@
-"""Where records come from: the paths named, walked once for every command that reads records.
+"""Where records come from: the paths named, standard input, a file's digest, its games cut.
 
-Every command that reads record files (validate, archive, export, fmt, replay, serve) finds them
-here, so that a folder, a missing file, a broken link or a FIFO means the same to each.
+Every command that reads record files (validate, archive, export, fmt, replay, serve) finds and
+opens them here, so that a folder, a missing file, a broken link, a FIFO or ``-`` means the same
+to each. Nothing here parses a game: :func:`game_chunks` only cuts a file into the text of its
+games, which worker processes then parse.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
+import sys
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
+
+from .notation import GameChunk, split_games
+
+#: the path that names standard input, and the file name its games and errors carry
+STDIN = "-"
+STDIN_NAME = "<stdin>"
 
 #: the file endings read when a folder is given (a file named on the command line is always read)
 RECORD_SUFFIXES = (".jqt", ".jacquet", ".txt")
@@ -68,7 +80,7 @@ def record_files(paths: Sequence[str]) -> Iterator[str | UnreadablePath]:
     record file's ending comes as an :class:`UnreadablePath`, in its place in the order.
     """
     for path in paths:
-        if path == "-":
+        if path == STDIN:
             yield path
             continue
         reason = unreadable_reason(path)
@@ -104,3 +116,38 @@ def _walk(folder: str) -> list[tuple[str, str | None]]:
                 continue  # a folder named like a record file: walked, not read
             found.append((full, reason))
     return sorted(found)
+
+
+def source_name(path: str) -> str:
+    """The file name the games of ``path`` carry: ``<stdin>`` for ``-``, else the path."""
+    return STDIN_NAME if path == STDIN else path
+
+
+@contextmanager
+def open_source(path: str) -> Iterator[IO[bytes]]:
+    """The bytes of a path the walk yielded: the file, opened and closed here, or for ``-``
+    standard input, which belongs to the process and is left open."""
+    if path == STDIN:
+        yield sys.stdin.buffer
+        return
+    with open(path, "rb") as stream:
+        yield stream
+
+
+def game_chunks(path: str, encoding: str) -> Iterator[GameChunk]:
+    """The games of one file (or of ``-``) as chunks of text, cut but not parsed.
+
+    Raises ``NotationError`` for a file that is not text and ``OSError`` for one that cannot be
+    read; a file without games yields nothing, which each caller reports in its own way.
+    """
+    with open_source(path) as stream:
+        yield from split_games(stream, source_name(path), encoding=encoding)
+
+
+def file_sha256(path: str) -> str:
+    """The SHA-256 of a file's bytes, read a megabyte at a time: how an import knows a file."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()

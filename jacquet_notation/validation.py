@@ -6,8 +6,6 @@ positions, no parse tree) so that worker processes can send it back cheaply.
 
 from __future__ import annotations
 
-import io
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -18,11 +16,11 @@ from typing import Any, Literal
 from ._gc import fewer_collections
 from .board_terms import side_name
 from .errors import JacquetError, NotationError
-from .notation import GameChunk, _parser, parse_chunk, split_games
+from .notation import GameChunk, _parser, parse_chunk
 from .record import GameRecord
 from .replay import ReplayedGame, ReplayError, replay
 from .rules import Rules
-from .sources import UnreadablePath
+from .sources import UnreadablePath, game_chunks, source_name
 
 # TODO(lead): archive imports these from sources after the merge
 from .sources import record_files as record_files
@@ -174,19 +172,13 @@ def unreadable_report(entry: UnreadablePath) -> GameReport:
 def _chunks(file: str, encoding: str) -> Iterator[GameChunk | GameReport]:
     """The games of one file as chunks of text, or one report if the file cannot be read."""
     try:
-        if file == "-":
-            stream: Any = io.BytesIO(sys.stdin.buffer.read())
-            name = "<stdin>"
-        else:
-            stream = open(file, "rb")  # noqa: SIM115 - closed below
-            name = file
-        with stream:
-            count = 0
-            for chunk in split_games(stream, name, encoding=encoding):
-                count += 1
-                yield chunk
-            if count == 0:
-                yield file_report(name, NotationError("no game records in this file", file=name))
+        count = 0
+        for chunk in game_chunks(file, encoding):
+            count += 1
+            yield chunk
+        if count == 0:
+            name = source_name(file)
+            yield file_report(name, NotationError("no game records in this file", file=name))
     except (JacquetError, OSError) as error:
         yield file_report(file, error)
 
