@@ -23,8 +23,8 @@ import click
 from ..errors import NotationError
 from ..notation import read_games, write_game
 from ..replay import replay
+from ..reporting import describe_error
 from ..sources import STDIN, UnreadablePath, open_source, record_files, source_name
-from ..validation import describe_error
 from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, echo, with_context
 
 
