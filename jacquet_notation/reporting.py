@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board_terms import side_name
-from .errors import JacquetError, NotationError
+from .errors import JacquetError
 from .record import GameRecord
 from .replay import ReplayedGame, ReplayError
 
@@ -22,7 +22,7 @@ def describe_error(game: ReplayedGame | None, record: GameRecord, error: Jacquet
     black = record.tags.get("Black", "?")
     date = record.tags.get("Date", "?")
     context = f"game {record.index} ({white} v {black}, {date})"
-    message = error.message.splitlines()[0]
+    message = headline(error)
     if isinstance(error, ReplayError) and error.ply is not None and game is not None:
         ply = _find_ply(game, error)
         if ply is not None:
@@ -31,7 +31,7 @@ def describe_error(game: ReplayedGame | None, record: GameRecord, error: Jacquet
             text = " ".join(m.notation() for m in written.moves) or "pass"
             context += f", turn {written.turn}, {side_name(written.side)} {dice} {text}"
         if error.suggestions:
-            message += "; legal here: " + ", ".join(error.suggestions)
+            message += "; legal here: " + ", ".join(suggestions(error))
     return f"{where}: {context}: {message}"
 
 
@@ -49,13 +49,30 @@ def _find_ply(game: ReplayedGame, error: ReplayError) -> Any:
 def error_detail(error: JacquetError) -> dict[str, Any]:
     """An error as data, for ``validate --json``: its kind, where, its message, what was legal."""
     detail: dict[str, Any] = {
-        "kind": getattr(error, "kind", "syntax" if isinstance(error, NotationError) else "error"),
+        "kind": error.kind,
         "line": error.line,
         "column": error.column,
-        "message": error.message.splitlines()[0],
+        "message": headline(error),
     }
     if isinstance(error, ReplayError):
-        detail["suggestions"] = list(error.suggestions)
-        if error.slip:
-            detail["slip"] = error.slip
+        detail["suggestions"] = list(suggestions(error))
+        slip = slip_of(error)
+        if slip:
+            detail["slip"] = slip
     return detail
+
+
+def headline(error: JacquetError) -> str:
+    """The first line of the error's message: what every report shows of it."""
+    lines = error.message.splitlines()
+    return lines[0] if lines else ""
+
+
+def suggestions(error: JacquetError) -> tuple[str, ...]:
+    """The legal plays closest to an illegal play as written (none for any other error)."""
+    return error.suggestions if isinstance(error, ReplayError) else ()
+
+
+def slip_of(error: JacquetError) -> str | None:
+    """The common transcription slip that explains an illegal play, when one does."""
+    return error.slip if isinstance(error, ReplayError) else None

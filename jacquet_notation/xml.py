@@ -30,10 +30,11 @@ from typing import IO, Any, Literal
 from lxml import etree
 
 from . import __version__
-from .errors import JacquetError, NotationError, RulesError
+from .errors import JacquetError, NotationError
 from .notation import write_game
 from .record import BAR, NO_SPAN, OFF, GameRecord, Move, Side, Span, WrittenPlay, point_name
 from .replay import ReplayedGame, ReplayedPly, replay
+from .reporting import headline, slip_of, suggestions
 from .rules import Rules
 
 __all__ = [
@@ -508,19 +509,8 @@ def _write_line(
             write(here)
 
 
-def _error_kind(error: JacquetError) -> str:
-    kind = getattr(error, "kind", None)
-    if isinstance(kind, str) and kind:
-        return kind
-    if isinstance(error, NotationError):
-        return "syntax"
-    if isinstance(error, RulesError):
-        return "rules"
-    return "error"
-
-
 def _write_error(xf: Any, error: JacquetError, depth: int) -> None:
-    attributes = {"kind": _error_kind(error)}
+    attributes = {"kind": error.kind}
     if error.line is not None:
         attributes["line"] = str(error.line)
         if error.column is not None:
@@ -528,13 +518,12 @@ def _write_error(xf: Any, error: JacquetError, depth: int) -> None:
     inner = _INDENT[depth + 1]
     xf.write(_INDENT[depth])
     with xf.element(ERROR, attributes):
-        lines = error.message.splitlines()
         xf.write(inner)
-        _write_text(xf, MESSAGE, lines[0] if lines else "")
-        for suggestion in getattr(error, "suggestions", ()):
+        _write_text(xf, MESSAGE, headline(error))
+        for suggestion in suggestions(error):
             xf.write(inner)
             _write_text(xf, LEGAL_PLAY, suggestion)
-        slip = getattr(error, "slip", None)
+        slip = slip_of(error)
         if slip:
             xf.write(inner)
             _write_text(xf, SLIP, slip)
@@ -674,7 +663,7 @@ def record_from_element(element: etree._Element) -> GameRecord:
             record.result = _text_of(child)
         elif tag == ERRORS:
             for error in child.iterchildren(ERROR):
-                if error.get("kind") == "syntax":
+                if error.get("kind") == NotationError.kind:
                     record.errors.append(_read_notation_error(error, file, index))
         elif tag == SOURCE_TEXT:
             record.text = _text_of(child)
