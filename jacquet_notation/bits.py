@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-OFF: Final = 0  #: borne-off men, location 0
-BAR: Final = 25  #: men on the bar, location 25
+from .board_terms import BAR as BAR  # men on the bar, location 25
+from .board_terms import OFF as OFF  # borne-off men, location 0
+
 LOCATIONS: Final = 26  #: off, points 1..24, bar
 
 NIBBLE: Final = 4  #: bits per location

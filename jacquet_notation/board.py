@@ -1,4 +1,4 @@
-"""The board as RULES.md draws it from White's side, as text and as a layout shared with the SVG.
+"""The board as docs/rules.md draws it from White's side, as text and as a layout for the SVG.
 
 From White's side: the far row runs W13 … W18 | W19 … W24 from left to right, the near row
 W12 … W7 | W6 … W1. Black's point p stands where White's p ± 12 does.
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .position import Position, Side
+from .board_terms import Side, side_name
+from .position import Position
 
 #: White's point numbers of the far row (left to right), then of the near row
 FAR_ROW: tuple[int, ...] = tuple(range(13, 25))
@@ -95,7 +96,6 @@ def render_text(position: Position) -> str:
             + f"   Black: {position.pips('black')} pips, {position.off('black')} off"
             + (f", {position.bar('black')} on the bar" if position.bar("black") else "")
         ),
-        f"{'White' if position.turn == 'white' else 'Black'} to move"
-        "   (points in White's numbering; Wc/Bc = courier)",
+        f"{side_name(position.turn)} to move   (points in White's numbering; Wc/Bc = courier)",
     ]
     return "\n".join(lines)

@@ -1,9 +1,11 @@
 """The ``jacquet`` command.
 
-The CLI is thin: each sub-command lives in ``jacquet_notation.commands`` and is imported only when
-it is run, so that ``jacquet plays`` does not pay for importing Datasette. Domain errors
-(:class:`~jacquet_notation.errors.JacquetError`) become one-line messages and exit codes here and
-nowhere else.
+The CLI is thin: each sub-command lives in its own module of ``jacquet_notation.commands``, imported
+when that command is run (``jacquet --help`` imports them all, to list them); a command imports
+what is heavy (Datasette, lxml, the archive) inside its function, so that ``jacquet plays`` does not
+pay for importing Datasette. Domain errors (:class:`~jacquet_notation.errors.JacquetError`) become
+one-line messages and exit codes in the command layer (``commands/_common.py``,
+``domain_errors``) and nowhere else.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Every error a user can cause is a :class:`JacquetError`, a ``ValueError``, so that callers catch one
 class and the CLI turns it into a one-line message. Where the error comes from a text, it carries
 the file, game, line and column, so that a transcriber can go straight to the mistake.
+
+Each class names its ``kind``, the word machines see (``validate --json``, the archive's stored
+errors, the XML's ``<error kind>``): said here once, every exporter says the same of one error.
 """
 
 from __future__ import annotations
@@ -10,6 +13,10 @@ from __future__ import annotations
 
 class JacquetError(ValueError):
     """Base of every error the project raises on bad input."""
+
+    #: the error's kind for machines; a class attribute, which ``ReplayError`` (one class for
+    #: the replay's several kinds) sets per error
+    kind: str = "error"
 
     def __init__(
         self,
@@ -44,18 +51,26 @@ class JacquetError(ValueError):
 class RulesError(JacquetError):
     """An unknown ruleset or option, or an option value out of range."""
 
+    #: "error", as ``jacquet validate`` and the archive have always called it
+    kind = "error"
+
 
 class PositionError(JacquetError):
     """A position that cannot occur: wrong number of men, both sides on one point, a bad key."""
+
+    kind = "error"
 
 
 class IllegalPlayError(JacquetError):
     """A play the rules do not allow; the message says which rule, in a player's words.
 
-    ``move`` is the index, among the moves given to the engine, of the first one that cannot be
-    played or that breaks the rule, so that a reader can point at it; None when the dice
-    themselves are the issue (a die left unplayed, the lower die played, the game over).
+    ``move`` is the index, among the moves given to the engine, of the move a reader should
+    point at: the first one that cannot be played; 0, the play's first move, for a rule about the
+    play as a whole (a block, too few men borne off, an ambiguous combined move); None when the
+    dice themselves are the issue (a die left unplayed, the lower die played, the game over).
     """
+
+    kind = "illegal-play"
 
     def __init__(
         self,
@@ -73,3 +88,5 @@ class IllegalPlayError(JacquetError):
 
 class NotationError(JacquetError):
     """A record that cannot be read: syntax, encoding, a bad tag."""
+
+    kind = "syntax"

@@ -12,21 +12,22 @@ from __future__ import annotations
 from binascii import b2a_base64
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 # the location numbers and the packing are position's public names too (explicit re-exports)
-from .bits import BAR as BAR
 from .bits import COUNT, NIBBLE, bar_count, off_count
 from .bits import LOCATIONS as LOCATIONS
-from .bits import OFF as OFF
 from .bits import pack as pack
 from .bits import unpack as unpack
+from .board_terms import BAR as BAR
+from .board_terms import OFF as OFF
+from .board_terms import Side as Side
+from .board_terms import side_name
 from .errors import PositionError
 
 if TYPE_CHECKING:
     from .rules import Rules
 
-Side = Literal["white", "black"]
 SIDES: tuple[Side, Side] = ("white", "black")
 
 MEN = 15
@@ -77,7 +78,10 @@ class Position:
     ) -> Position:
         """A position from 26 counts per side (off, 1..24, bar); checked like :meth:`check`."""
         white_counts, black_counts = tuple(white), tuple(black)
-        for side, counts in (("White", white_counts), ("Black", black_counts)):
+        for side, counts in (
+            (side_name("white"), white_counts),
+            (side_name("black"), black_counts),
+        ):
             if len(counts) != LOCATIONS or any(
                 not isinstance(n, int) or n < 0 or n > MEN for n in counts
             ):
@@ -116,7 +120,7 @@ class Position:
         return sum(point * count for point, count in enumerate(self.counts(side)))
 
     def in_courier_phase(self, side: Side) -> bool:
-        """True while ``side``'s courier has not reached its home table (RULES.md).
+        """True while ``side``'s courier has not reached its home table (docs/rules.md).
 
         Derived from the position alone: 15 men on the 24-point, or 14 there and the one other
         man on the board or the bar outside 1-6.
@@ -159,7 +163,7 @@ class Position:
         never leaves the home table once there, so anything else was never reached).
         """
         white, black = self.counts("white"), self.counts("black")
-        for name, counts in (("White", white), ("Black", black)):
+        for name, counts in ((side_name("white"), white), (side_name("black"), black)):
             total = sum(counts)
             if total != MEN:
                 raise PositionError(f"{name} has {total} men; each side has 15")
@@ -171,7 +175,7 @@ class Position:
                 )
         if rules is None:
             return
-        for name, counts in (("White", white), ("Black", black)):
+        for name, counts in ((side_name("white"), white), (side_name("black"), black)):
             if counts[BAR] and not rules.hitting:
                 raise PositionError(
                     f"{name} has men on the bar, but the {rules.name} rules have no hitting"
@@ -267,7 +271,7 @@ class Position:
             counts[OFF] = _json_count(obj.get(f"{side}_off", 0), f"{side}_off")
             counts[BAR] = _json_count(obj.get(f"{side}_bar", 0), f"{side}_bar")
             sides.append(counts)
-        for name, counts in zip(("White", "Black"), sides, strict=True):
+        for name, counts in zip(map(side_name, SIDES), sides, strict=True):
             if sum(counts) != MEN:
                 raise PositionError(f"{name} has {sum(counts)} men; each side has 15")
         position = cls(pack(sides[0]), pack(sides[1]), turn)

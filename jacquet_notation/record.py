@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+# the board's words are board_terms'; offered here too, as the record layer's contract says
+from .board_terms import BAR as BAR
+from .board_terms import OFF as OFF
+from .board_terms import Side as Side
+from .board_terms import point_name as point_name
 
 if TYPE_CHECKING:
     from .errors import NotationError
-
-Side = Literal["white", "black"]
-
-#: the point numbers of the two places off the 24 points, as the notation writes them
-OFF = 0
-BAR = 25
 
 
 class Span(NamedTuple):
@@ -34,15 +34,6 @@ class Span(NamedTuple):
 
 #: the span of something that was not read from a text (a record built in code)
 NO_SPAN = Span(0, 0, 0, 0)
-
-
-def point_name(point: int) -> str:
-    """The canonical spelling of a point: ``off`` for 0, ``bar`` for 25, else the number."""
-    if point == OFF:
-        return "off"
-    if point == BAR:
-        return "bar"
-    return str(point)
 
 
 #: ``MOVE_TEXTS[hit][start][end]``: the text of a single move between two points (0 to 25),

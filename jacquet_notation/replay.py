@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .bits import off_count
+from .board_terms import point_name as _point_name
+from .board_terms import side_name as _side_name
 from .engine import Play, holds_prime, legal_plays, score, validate_play, winner
 from .errors import IllegalPlayError, JacquetError, RulesError
 from .generate import written_play
@@ -119,10 +121,6 @@ def _option_tags() -> dict[str, str]:
     """Option names by their tag spelling, lower case without ``-`` or ``_`` (read once)."""
     # Every ruleset has the same options; only their values differ.
     return {key.lower().replace("-", "").replace("_", ""): key for key in Rules().options()}
-
-
-def _side_name(side: Side) -> str:
-    return "White" if side == "white" else "Black"
 
 
 def _moves(written: WrittenPlay) -> list[tuple[int, int]]:
@@ -384,10 +382,7 @@ def _playable_roll(position: Position, rules: Rules) -> tuple[int, int] | None:
 
 
 def _pairs(pairs: Iterable[tuple[int, int]]) -> str:
-    def name(point: int) -> str:
-        return "off" if point == 0 else "bar" if point == 25 else str(point)
-
-    return " ".join(f"{name(a)}/{name(b)}" for a, b in pairs)
+    return " ".join(f"{_point_name(a)}/{_point_name(b)}" for a, b in pairs)
 
 
 def closest_plays(written: WrittenPlay, legal: Sequence[Play], most: int = 3) -> list[str]:

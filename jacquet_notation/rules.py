@@ -1,4 +1,4 @@
-"""Every option of RULES.md as one immutable value, and the named rulesets.
+"""Every option of docs/rules.md as one immutable value, and the named rulesets.
 
 Variants are data, not subclasses: the engine reads the fields of :class:`Rules` and nothing else.
 A record's tags (or ``--set option=value``) override single options by their string names, so a
@@ -66,7 +66,7 @@ class Rules:
 
     @classmethod
     def named(cls, name: str) -> Rules:
-        """The named ruleset of RULES.md (``jacquet``, ``murray``, …); raises RulesError."""
+        """The named ruleset of docs/rules.md (``jacquet``, ``murray``, …); raises RulesError."""
         key = name.strip().lower()
         try:
             return _NAMED[key]
@@ -239,5 +239,5 @@ _NAMED: dict[str, Rules] = {
     "versailles": Rules(name="versailles", doubles="squared", every_die_used=True),
 }
 
-#: the named rulesets of RULES.md, the default first
+#: the named rulesets of docs/rules.md, the default first
 RULESET_NAMES: tuple[str, ...] = tuple(_NAMED)

@@ -1,6 +1,6 @@
 """Board diagrams as SVG, built with lxml so that every text is escaped by construction.
 
-The drawing follows RULES.md from White's side: far row W13 … W24 left to right, near row
+The drawing follows docs/rules.md from White's side: far row W13 … W24 left to right, near row
 W12 … W1. Men are stacked five high with a count beyond that; borne-off men are counted in a tray
 on the right; a courier that is out is ringed.
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 from lxml import etree
 
 from .board import FAR_ROW, NEAR_ROW, Stack, stacks
-from .position import Position, Side
+from .board_terms import Side, side_name
+from .position import Position
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -67,7 +68,7 @@ def board_svg(position: Position, *, width: int | None = None, title: str | None
         root.set("height", str(round(width * _HEIGHT / _WIDTH)))
     key = position.key()
     root.set("data-key", key)
-    turn = "White" if position.turn == "white" else "Black"
+    turn = side_name(position.turn)
     _el(root, "title").text = (
         title if title is not None else f"Jacquet position {key}, {turn} to move"
     )

@@ -6,30 +6,24 @@ positions, no parse tree) so that worker processes can send it back cheaply.
 
 from __future__ import annotations
 
-import io
-import os
-import stat
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from itertools import islice
-from pathlib import Path
 from typing import Any, Literal
 
 from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
-from .notation import GameChunk, parse_chunk, split_games
+from .notation import GameChunk, parse_chunk
 from .notation import parser as _parser
 from .record import GameRecord
-from .replay import ReplayedGame, ReplayError, replay
+from .replay import ReplayedGame, replay
+from .reporting import describe_error, error_detail
 from .rules import Rules
+from .sources import UnreadablePath, game_chunks, record_files, source_name
 
 Status = Literal["valid", "invalid", "unreadable"]
-
-#: the file endings read when a folder is given (a file named on the command line is always read)
-RECORD_SUFFIXES = (".jqt", ".jacquet", ".txt")
 
 
 @dataclass(slots=True)
@@ -68,41 +62,6 @@ class GameReport:
         }
 
 
-def _side(side: str) -> str:
-    return "White" if side == "white" else "Black"
-
-
-def describe_error(game: ReplayedGame | None, record: GameRecord, error: JacquetError) -> str:
-    """One line: ``file:line:col: game N (White v Black, date), turn T, White 6-5 13/7: reason``."""
-    where = error.location() or f"{record.file or '<stdin>'}"
-    white = record.tags.get("White", "?")
-    black = record.tags.get("Black", "?")
-    date = record.tags.get("Date", "?")
-    context = f"game {record.index} ({white} v {black}, {date})"
-    message = error.message.splitlines()[0]
-    if isinstance(error, ReplayError) and error.ply is not None and game is not None:
-        ply = _find_ply(game, error)
-        if ply is not None:
-            written = ply.written
-            dice = f"{written.dice[0]}-{written.dice[1]}" if written.dice else "no dice"
-            text = " ".join(m.notation() for m in written.moves) or "pass"
-            context += f", turn {written.turn}, {_side(written.side)} {dice} {text}"
-        if error.suggestions:
-            message += "; legal here: " + ", ".join(error.suggestions)
-    return f"{where}: {context}: {message}"
-
-
-def _find_ply(game: ReplayedGame, error: ReplayError) -> Any:
-    stack = list(game.plies)
-    while stack:
-        ply = stack.pop()
-        if ply.error is error:
-            return ply
-        for variation in ply.variations:
-            stack.extend(variation)
-    return None
-
-
 def report_record(record: GameRecord, rules: Rules | None = None) -> GameReport:
     """Replay one record and say what is wrong with it, if anything."""
     report = GameReport(
@@ -129,24 +88,10 @@ def report_record(record: GameRecord, rules: Rules | None = None) -> GameReport:
     lines = record.text.split("\n") if errors else []
     for error in errors:
         report.errors.append(describe_error(game, record, error))
-        report.details.append(_detail(error))
+        report.details.append(error_detail(error))
         number = (error.line or 0) - record.span.line
         report.sources.append(lines[number] if 0 <= number < len(lines) else None)
     return report
-
-
-def _detail(error: JacquetError) -> dict[str, Any]:
-    detail: dict[str, Any] = {
-        "kind": getattr(error, "kind", "syntax" if isinstance(error, NotationError) else "error"),
-        "line": error.line,
-        "column": error.column,
-        "message": error.message.splitlines()[0],
-    }
-    if isinstance(error, ReplayError):
-        detail["suggestions"] = list(error.suggestions)
-        if error.slip:
-            detail["slip"] = error.slip
-    return detail
 
 
 def file_report(file: str, error: JacquetError | OSError) -> GameReport:
@@ -177,112 +122,16 @@ def unreadable_report(entry: UnreadablePath) -> GameReport:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class UnreadablePath:
-    """A path named or found that is not read: reported, counted as unreadable, never skipped.
-
-    A folder without record files, a missing file, a broken symbolic link, a folder that cannot
-    be listed, or a special file (a FIFO, a socket, a device): opening a FIFO for reading waits
-    for a writer that may never come, so such a path is refused before anything opens it.
-    """
-
-    path: str
-    reason: str
-
-    def message(self) -> str:
-        """The one line every command prints for it: ``path: reason``."""
-        return f"{self.path}: {self.reason}"
-
-
-_SPECIAL_KINDS = (
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
-
-
-def unreadable_reason(path: str) -> str | None:
-    """Why ``path`` is not to be opened for reading; None for a regular file or a folder.
-
-    Decided with ``os.stat`` alone, so that a FIFO is refused without ever being opened.
-    """
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        if os.path.islink(path):
-            return "a broken symbolic link (its target does not exist)"
-        return "No such file or directory"
-    except OSError as error:
-        return error.strerror or str(error)
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    kind = next((name for test, name in _SPECIAL_KINDS if test(mode)), "a special file")
-    return f"{kind}, not a regular file: not read"
-
-
-def record_files(paths: Sequence[str]) -> Iterator[str | UnreadablePath]:
-    """The files named, and the record files under the folders named (sorted, recursively).
-
-    The one walk of every command that reads records (validate, archive, export, fmt, serve):
-    a path yielded as a string is ``-`` or a regular file; anything else named or found with a
-    record file's ending comes as an :class:`UnreadablePath`, in its place in the order.
-    """
-    for path in paths:
-        if path == "-":
-            yield path
-            continue
-        reason = unreadable_reason(path)
-        if reason is not None:
-            yield UnreadablePath(path, reason)
-        elif not os.path.isdir(path):
-            yield path
-        else:
-            found = _walk(path)
-            if not found:
-                suffixes = ", ".join(RECORD_SUFFIXES)
-                yield UnreadablePath(path, f"no record files ({suffixes}) in this folder")
-            for name, problem in found:
-                yield name if problem is None else UnreadablePath(name, problem)
-
-
-def _walk(folder: str) -> list[tuple[str, str | None]]:
-    """Every record file under ``folder`` with why it cannot be read (None when it can), and
-    every subfolder that cannot be listed, sorted by path; symbolic links to folders are not
-    followed (a link may loop)."""
-    found: list[tuple[str, str | None]] = []
-
-    def unlistable(error: OSError) -> None:
-        found.append((str(error.filename), error.strerror or str(error)))
-
-    for top, folders, files in os.walk(folder, onerror=unlistable):
-        for name in files + folders:
-            if Path(name).suffix.lower() not in RECORD_SUFFIXES:
-                continue
-            full = str(Path(top, name))
-            reason = unreadable_reason(full)
-            if reason is None and os.path.isdir(full):
-                continue  # a folder named like a record file: walked, not read
-            found.append((full, reason))
-    return sorted(found)
-
-
 def _chunks(file: str, encoding: str) -> Iterator[GameChunk | GameReport]:
     """The games of one file as chunks of text, or one report if the file cannot be read."""
     try:
-        if file == "-":
-            stream: Any = io.BytesIO(sys.stdin.buffer.read())
-            name = "<stdin>"
-        else:
-            stream = open(file, "rb")  # noqa: SIM115 - closed below
-            name = file
-        with stream:
-            count = 0
-            for chunk in split_games(stream, name, encoding=encoding):
-                count += 1
-                yield chunk
-            if count == 0:
-                yield file_report(name, NotationError("no game records in this file", file=name))
+        count = 0
+        for chunk in game_chunks(file, encoding):
+            count += 1
+            yield chunk
+        if count == 0:
+            name = source_name(file)
+            yield file_report(name, NotationError("no game records in this file", file=name))
     except (JacquetError, OSError) as error:
         yield file_report(file, error)
 

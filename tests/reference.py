@@ -1,4 +1,4 @@
-"""A slow, plain reference generator of legal plays, written from RULES.md independently of the
+"""A slow, plain reference generator of legal plays, written from docs/rules.md independently of the
 engine: lists of counts instead of packed ints, every step order and every prefix tried, the rules
 read literally (routes and windows as lists, "has still to pass" as a loop over the opponent's
 men). The tests compare the engine's plays with these on thousands of positions.
@@ -119,7 +119,7 @@ def courier_point(me: Counts) -> int | None:
 
 
 def structure_ok(me: Counts, opp: Counts, rules: Rules) -> bool:
-    """RULES.md's structural rules on a final position (blocks, Murray's limits)."""
+    """docs/rules.md's structural rules on a final position (blocks, Murray's limits)."""
     need = 2 if rules.hitting else 1
     is_held = [count >= need for count in me]
 

@@ -1,4 +1,4 @@
-"""The engine against RULES.md: seed 000's opening examples and one test per rule.
+"""The engine against docs/rules.md: seed 000's opening examples and one test per rule.
 
 Each test builds a small position where the rule decides and asserts what the rule says; every
 test fails if its rule is dropped from the engine (each asserts a result that differs without it).

@@ -40,7 +40,7 @@ def test_start() -> None:
 
 def test_other_and_numbering() -> None:
     assert other("white") == "black" and other("black") == "white"
-    # RULES.md: one player's p is the other's p + 12 (p <= 12) or p - 12; W24 is B12.
+    # docs/rules.md: one player's p is the other's p + 12 (p <= 12) or p - 12; W24 is B12.
     assert opposite_point(24) == 12 and opposite_point(12) == 24 and opposite_point(1) == 13
     assert Position.to_absolute("black", 24) == 12
     assert Position.to_absolute("white", 24) == 24

@@ -1,4 +1,4 @@
-"""Rulesets as values: the named rulesets of RULES.md and single-option overrides."""
+"""Rulesets as values: the named rulesets of docs/rules.md and single-option overrides."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from .._gc import fewer_collections
 from ..errors import JacquetError
 from ..notation import GameChunk, split_games
 from ..rules import Rules
-from ..validation import record_files
+from ..sources import STDIN, file_sha256, record_files, source_name
 from . import store
 from .opening import open_archive
 from .rows import derive_batch
@@ -74,14 +74,6 @@ class ImportSummary:
             f"{files}: {self.games} games: {self.valid} valid, {self.invalid} invalid, "
             f"{self.unreadable} unreadable; {self.new_games} new in the archive"
         )
-
-
-def _sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 class _Importer:
@@ -151,11 +143,11 @@ class _Importer:
         self.summary.files += 1
         data: bytes | None = None
         try:
-            if path == "-":
+            if path == STDIN:
                 data = sys.stdin.buffer.read()
                 sha = hashlib.sha256(data).hexdigest()
             else:
-                sha = _sha256(path)
+                sha = file_sha256(path)
         except OSError as error:
             self.unreadable_file(path, f"{path}: {error.strerror or error}")
             return
@@ -165,7 +157,7 @@ class _Importer:
         if done is not None:
             self.skip(done)
             return
-        name = "<stdin>" if path == "-" else path
+        name = source_name(path)
         self._read(name, sha, io.BytesIO(data) if data is not None else None)
 
     def _writer(self) -> WriterProcess:
@@ -275,7 +267,6 @@ def import_paths(
         importer = _Importer(database, os.fspath(db), rules, encoding, progress)
         try:
             with fewer_collections():
-                # TODO(lead): walk the files through the sources module, not validation's
                 for entry in record_files(paths):
                     if isinstance(entry, str):
                         importer.file(entry)

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bits import off_count
-from ..errors import JacquetError, NotationError
+from ..errors import JacquetError
 from ..notation import GameChunk, parse_chunk, parse_game, read_games, write_game
 from ..position import Position, key_from_bits, opposite_point, side_key_bits
 from ..record import MOVE_TEXTS, GameRecord
-from ..replay import ReplayedGame, ReplayError, replay
+from ..replay import ReplayedGame, replay
+from ..reporting import describe_error, headline, suggestions
 from ..rules import Rules
-from ..validation import describe_error
 
 # --------------------------------------------------------------------------------------------
 # Normalised names and dates
@@ -117,14 +117,12 @@ def _hash(text: str) -> str:
 
 
 def _error_detail(error: JacquetError, text: str) -> dict[str, Any]:
-    # TODO(lead): the error's kind from the reporting module (one kind per error, every exporter)
-    kind = getattr(error, "kind", "syntax" if isinstance(error, NotationError) else "error")
     return {
-        "kind": kind,
+        "kind": error.kind,
         "line": error.line,
         "column": error.column,
-        "message": error.message.splitlines()[0],
-        "suggestions": list(error.suggestions) if isinstance(error, ReplayError) else [],
+        "message": headline(error),
+        "suggestions": list(suggestions(error)),
         "text": text,
     }
 

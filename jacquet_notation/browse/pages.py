@@ -19,6 +19,7 @@ from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import BadRequest, NotFound, Response
 from markupsafe import Markup
 
+from ..board_terms import Side, side_name
 from ..position import SIDES, Position
 from .drawing import BOARD_WIDTH, diagram, dice_text
 from .urls import board_url, game_url, player_url, position_url, static_url
@@ -94,7 +95,7 @@ def _ply_caption(ply: dict[str, Any] | None) -> str:
     """What the board shows: ``12. White 6-5: 24/18 18/13``."""
     if ply is None:
         return "Start of the game"
-    side = "White" if ply["side"] == "white" else "Black"
+    side = side_name(ply["side"])
     dots = "." if ply["side"] == "white" else "..."
     play = ply["steps"] or ply["written"] or "(no move)"
     caption = f"{ply['turn']}{dots} {side} {ply['dice'] or ''}: {play}"
@@ -105,7 +106,7 @@ def _ply_caption(ply: dict[str, Any] | None) -> str:
 
 def _stop_note(ply: dict[str, Any]) -> str:
     """Said at an illegal ply and every later one: the board no longer follows the captions."""
-    side = "White" if ply["side"] == "white" else "Black"
+    side = side_name(ply["side"])
     dots = "." if ply["side"] == "white" else "..."
     play = ply["written"] or f"{ply['dice'] or ''}: (no move)"
     return (
@@ -297,7 +298,7 @@ async def position_view(datasette: Any, request: Any) -> Response:
         "database": name,
         "key": key,
         "position": position,
-        "turn": "White" if position.turn == "white" else "Black",
+        "turn": side_name(position.turn),
         "stored": stored[0] if stored else None,
         "board_svg": Markup(svg),
         "plays": plays,
@@ -490,8 +491,8 @@ async def player_view(datasette: Any, request: Any) -> Response:
     games = games[:PAGE_ROWS]
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
-        mine = "white" if game["white_id"] == player_id else "black"
-        game["colour"] = "White" if mine == "white" else "Black"
+        mine: Side = "white" if game["white_id"] == player_id else "black"
+        game["colour"] = side_name(mine)
         opponent_id = game["black_id"] if mine == "white" else game["white_id"]
         game["opponent"] = game["black"] if mine == "white" else game["white"]
         game["opponent_url"] = (

@@ -13,7 +13,6 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import IO
 
 import click
@@ -70,19 +69,17 @@ def _new_file_mode(target: str) -> int:
 
 def _records(paths: Sequence[str], encoding: str) -> Iterator[GameRecord]:
     """Every game of every file named (folders read as ``jacquet validate`` reads them)."""
-    from ..validation import record_files
+    from ..sources import STDIN, open_source, record_files, source_name
 
     for entry in record_files(paths):
         if not isinstance(entry, str):  # nothing is written when a path cannot be read
             raise JacquetError(entry.reason, file=entry.path)
-        if entry == "-":
-            yield from read_games(sys.stdin.buffer, "<stdin>", encoding=encoding)
-            continue
         count = 0
-        for record in read_games(Path(entry), entry, encoding=encoding):
-            count += 1
-            yield record
-        if count == 0:
+        with open_source(entry) as stream:
+            for record in read_games(stream, source_name(entry), encoding=encoding):
+                count += 1
+                yield record
+        if count == 0 and entry != STDIN:
             raise NotationError("no game records in this file", file=entry)
 
 
@@ -167,14 +164,14 @@ def import_xml(document: str, output: str, no_validate: bool) -> None:
       jacquet import-xml games.xml -o games.jqt
     """
     from .. import xml as xmlio
-    from ..validation import unreadable_reason
+    from ..sources import STDIN, source_name, unreadable_reason
 
-    reason = None if document == "-" else unreadable_reason(document)
+    reason = None if document == STDIN else unreadable_reason(document)
     if reason is not None:  # a FIFO is refused, not opened: opening it would wait
         raise CleanError(f"{document}: {reason}")
     with domain_errors(EXIT_USAGE), atomic_output(output) as out:
-        source = sys.stdin.buffer if document == "-" else document
-        name = "<stdin>" if document == "-" else document
+        source = sys.stdin.buffer if document == STDIN else document
+        name = source_name(document)
         first = True
         try:
             for record in xmlio.read_xml(source, name, validate=not no_validate):

@@ -23,7 +23,8 @@ import click
 from ..errors import NotationError
 from ..notation import read_games, write_game
 from ..replay import replay
-from ..validation import UnreadablePath, describe_error, record_files
+from ..reporting import describe_error
+from ..sources import STDIN, UnreadablePath, open_source, record_files, source_name
 from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, echo, with_context
 
 
@@ -100,17 +101,15 @@ def fmt(files: tuple[str, ...], write: bool, encoding: str, no_check: bool) -> N
             continue
         problems: list[_Problem] = []
         try:
-            if path == "-":
-                if write:
-                    echo("jacquet: -: standard input cannot be rewritten in place", err=True)
-                    status = EXIT_USAGE
-                    continue
-                _to_stdout(sys.stdin.buffer, "<stdin>", encoding, not no_check, problems)
-            elif write:
+            if write and path == STDIN:
+                echo("jacquet: -: standard input cannot be rewritten in place", err=True)
+                status = EXIT_USAGE
+                continue
+            if write:
                 _rewrite(path, encoding, not no_check, problems)
             else:
-                with open(path, "rb") as stream:
-                    _to_stdout(stream, path, encoding, not no_check, problems)
+                with open_source(path) as stream:
+                    _to_stdout(stream, source_name(path), encoding, not no_check, problems)
         except NotationError as error:  # the file as a whole: not text, an unknown encoding
             problems.append(_Problem(str(error).splitlines()[0]))
         except OSError as error:

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..board_terms import side_name
 from ..engine import legal_plays
 from ..position import Position
 from ..rules import Rules
@@ -104,7 +105,7 @@ def plays(
         ]
         click.echo(json.dumps(listing, indent=1))
         return
-    mover = "White" if position.turn == "white" else "Black"
+    mover = side_name(position.turn)
     if not rows:
         click.echo("The game is over: no plays.")
         return

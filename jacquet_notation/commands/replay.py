@@ -8,19 +8,20 @@ from pathlib import Path
 import click
 
 from ..board import render_text
+from ..board_terms import side_name
 from ..notation import read_games
 from ..position import Position
 from ..replay import ReplayedPly
 from ..replay import replay as replay_game
 from ..rules import RULESET_NAMES, Rules
+from ..sources import unreadable_reason
 from ..svg import board_svg
-from ..validation import unreadable_reason
 from ._common import EXIT_INVALID, CleanError, domain_errors, echo
 
 
 def _heading(ply: ReplayedPly) -> str:
     written = ply.written
-    side = "White" if written.side == "white" else "Black"
+    side = side_name(written.side)
     dice = f"{written.dice[0]}-{written.dice[1]}" if written.dice else "-"
     played = ply.play.notation() if ply.play is not None else ""
     as_written = " ".join(m.notation() for m in written.moves) or "pass"

@@ -3,7 +3,7 @@
 Pure functions of ``(position, dice, rules)``. The search works on the packed ints of
 :mod:`..position` (four bits per location, named in :mod:`..bits`), so a step is one addition
 and a whole table is tested with a few bit operations; see docs/rules.md for the rules and the
-choices made where RULES.md leaves something open.
+choices made where docs/rules.md leaves something open.
 
 One module per concern: :mod:`.plays` (``Step``, ``Play``, dice), :mod:`.facts` (a ``Rules``
 read once for the inline paths), :mod:`.steps` (one turn's context: which men may step, the

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from ..bits import BAR, MOVER, bar_count, location_of, men_at
+from ..board_terms import point_name, side_name
 from .facts import REARMOST
 from .plays import (
     Step,
-    _point_name,
     notation_of,
-    side_name,
 )
 from .steps import Context, free_men
 
@@ -21,7 +20,7 @@ def why_stuck(ctx: Context, mover: int, point: int, wanted: int) -> str:
         return "a man on the bar must enter before any other man moves"
     courier_at = location_of(free_men(mover, ctx.hitting, ctx.courier))
     return (
-        f"the courier (on {_point_name(courier_at)}) must reach the home table "
+        f"the courier (on {point_name(courier_at)}) must reach the home table "
         "before any other man moves"
     )
 

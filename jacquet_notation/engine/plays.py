@@ -9,10 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..bits import (
-    BAR,
-    OFF,
-)
+from ..board_terms import point_name
 from ..errors import IllegalPlayError
 from ..position import Position, Side
 from ..rules import Rules
@@ -29,7 +26,7 @@ class Step:
 
     def notation(self) -> str:
         """``24/18``, ``bar/22``, ``5/off``, ``13/7*`` (``*`` marks a hit)."""
-        return f"{_point_name(self.start)}/{_point_name(self.end)}{'*' if self.hit else ''}"
+        return f"{point_name(self.start)}/{point_name(self.end)}{'*' if self.hit else ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +44,6 @@ class Play:
     def dice_used(self) -> int:
         """Number of dice (steps) the play uses."""
         return len(self.steps)
-
-
-def _point_name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
-
-
-def side_name(side: Side) -> str:
-    return "White" if side == "white" else "Black"
 
 
 _DIE_VALUES = frozenset(range(1, 7))

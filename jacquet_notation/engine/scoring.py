@@ -11,6 +11,7 @@ from ..bits import (
     runs_of_six,
     two_or_more,
 )
+from ..board_terms import point_name
 from ..errors import IllegalPlayError
 from ..position import MEN, Position, Side, opposite_point, other
 from ..rules import Rules
@@ -18,7 +19,6 @@ from .plays import (
     DEFAULT_RULES,
     Play,
     Step,
-    _point_name,
 )
 
 
@@ -33,7 +33,7 @@ def apply_play(position: Position, play: Play | Iterable[Step]) -> Position:
     opp = list(position.counts(other(side)))
     for step in steps:
         if not mover[step.start]:
-            raise IllegalPlayError(f"{step.notation()}: no man on {_point_name(step.start)}")
+            raise IllegalPlayError(f"{step.notation()}: no man on {point_name(step.start)}")
         mover[step.start] -= 1
         mover[step.end] += 1
         if 1 <= step.end <= 24 and opp[opposite_point(step.end)]:

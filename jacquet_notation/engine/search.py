@@ -1,8 +1,8 @@
 """Every legal play of a roll: all dice orders, level by level (one level per die).
 
 Each level is deduplicated by the state reached, so that transpositions are expanded once.
-Structural rules are checked on final positions only, as RULES.md says; then the "most dice" and
-"higher die" filters, and for the ``rearmost`` bear-off the "most men borne off" filter.
+Structural rules are checked on final positions only, as docs/rules.md says; then the "most
+dice" and "higher die" filters, and for the ``rearmost`` bear-off the "most men borne off" filter.
 """
 
 from __future__ import annotations

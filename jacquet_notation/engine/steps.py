@@ -38,13 +38,13 @@ from ..bits import (
     runs_of_six,
     two_or_more,
 )
+from ..board_terms import side_name
 from ..position import MEN, Position, Side, opposite_point, other
 from ..rules import Rules
 from .facts import EXACT, STANDARD, facts_of
 from .plays import (
     Step,
     make_position,
-    side_name,
 )
 
 # -- packed-int tables (the layout itself is named in .bits) -------------------------------------

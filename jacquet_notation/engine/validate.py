@@ -17,6 +17,7 @@ from ..bits import (
     highest,
     off_count,
 )
+from ..board_terms import point_name, side_name
 from ..errors import IllegalPlayError
 from ..position import Position, other
 from ..rules import Rules
@@ -26,10 +27,8 @@ from .plays import (
     DEFAULT_RULES,
     Play,
     Step,
-    _point_name,
     dice_steps,
     notation_of,
-    side_name,
 )
 from .quick import accept_quickly
 from .scoring import winner
@@ -131,7 +130,7 @@ def _one_way(
         return state, path
     options = " or ".join(notation_of(p) for _, p in legal_ways)
     raise IllegalPlayError(
-        f"{_point_name(start)}/{_point_name(move[1])} is ambiguous: it hits on one way and not "
+        f"{point_name(start)}/{point_name(move[1])} is ambiguous: it hits on one way and not "
         f"the other; write {options}",
         move=0,
     )
@@ -147,8 +146,8 @@ def _written_move(move: Sequence[int], index: int) -> tuple[int, int]:
         ) from None
     if not (0 <= end < start <= BAR):
         raise IllegalPlayError(
-            f"{_point_name(start) if 0 <= start <= 25 else start}/"
-            f"{_point_name(end) if 0 <= end <= 25 else end}: men move from higher points to lower",
+            f"{point_name(start) if 0 <= start <= 25 else start}/"
+            f"{point_name(end) if 0 <= end <= 25 else end}: men move from higher points to lower",
             move=index,
         )
     return start, end
@@ -170,7 +169,7 @@ def _realize_any_order(
     if len(written) > len(dice):
         return None, (
             len(dice),
-            f"{' '.join(f'{_point_name(a)}/{_point_name(b)}' for a, b in written)}: "
+            f"{' '.join(f'{point_name(a)}/{point_name(b)}' for a, b in written)}: "
             f"{len(written)} moves with only {len(dice)} dice to play",
         )
     failures: list[_Failure] = []
@@ -224,7 +223,7 @@ def _realize(
                 continue
             result = try_step(ctx, state, at, die, wanted if at == start else 1)
             if isinstance(result, str):
-                failures.append((index, f"{_point_name(start)}/{_point_name(end)}: {result}"))
+                failures.append((index, f"{point_name(start)}/{point_name(end)}: {result}"))
                 continue
             new_state, step = result
             rest = list(dice)
@@ -246,7 +245,7 @@ def _realize(
     if complete is not None:
         return complete
     if best is None and not failures:
-        move = f"{_point_name(start)}/{_point_name(end)}"
+        move = f"{point_name(start)}/{point_name(end)}"
         if not dice:
             failures.append((index, f"{move}: every die of the roll is already used"))
         else:

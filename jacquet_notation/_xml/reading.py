@@ -1,0 +1,517 @@
+"""The secure streaming reader: a DTD refused before lxml sees it, no entity, no network,
+depth bounded, every game checked against the schema, each record rebuilt from its ``<game>``."""
+
+from __future__ import annotations
+
+import collections
+import os
+import re
+from collections.abc import Iterator
+from typing import IO, Any
+
+from lxml import etree
+
+from ..errors import NotationError
+from ..notation import write_game
+from ..record import BAR, NO_SPAN, OFF, GameRecord, Move, Side, Span, WrittenPlay
+from .format import (
+    _MAX_PROLOG,
+    COMMENT,
+    COMMENT_BEFORE,
+    ERROR,
+    ERRORS,
+    FORMAT_VERSION,
+    GAME,
+    GAMES,
+    GLYPH,
+    MAX_DEPTH,
+    MESSAGE,
+    MOVE,
+    NAMESPACE,
+    PLAY,
+    PLAYS,
+    RESULT,
+    SOURCE_TEXT,
+    TAG,
+    TAGS,
+    VARIATION,
+    WRITTEN,
+    XmlError,
+    _text_of,
+    _unescape,
+)
+from .schema import (
+    _SAFE,
+    _game_schema,
+    _safe_parser,
+)
+
+# --------------------------------------------------------------------------------------------
+# Import
+
+
+def _parse_span(text: str | None) -> Span:
+    if not text:
+        return NO_SPAN
+    start, _, end = text.partition("-")
+    line, _, column = start.partition(":")
+    end_line, _, end_column = end.partition(":")
+    return Span(int(line), int(column), int(end_line), int(end_column))
+
+
+def _parse_point(text: str) -> int:
+    if text == "bar":
+        return BAR
+    if text == "off":
+        return OFF
+    return int(text)
+
+
+def _read_line(parent: etree._Element) -> tuple[WrittenPlay, ...]:
+    return tuple(_read_play(element) for element in parent.iterchildren(PLAY))
+
+
+def _read_play(element: etree._Element) -> WrittenPlay:
+    dice_text = element.get("dice")
+    dice: tuple[int, int] | None = None
+    if dice_text is not None:
+        high, _, low = dice_text.partition("-")
+        dice = (int(high), int(low))
+    side: Side = "black" if element.get("side") == "black" else "white"
+    moves: list[Move] = []
+    nags: list[int] = []
+    comments: list[str] = []
+    before: list[str] = []
+    variations: list[tuple[WrittenPlay, ...]] = []
+    text = ""
+    for child in element:
+        tag = child.tag
+        if tag == MOVE:
+            moves.append(
+                Move(
+                    _parse_point(child.get("from", "")),
+                    _parse_point(child.get("to", "")),
+                    int(child.get("count", "1")),
+                    child.get("hit") == "yes",
+                    _parse_span(child.get("span")),
+                )
+            )
+        elif tag == GLYPH:
+            nags.append(int(child.get("number", "0")))
+        elif tag == COMMENT:
+            comments.append(_text_of(child))
+        elif tag == COMMENT_BEFORE:
+            before.append(_text_of(child))
+        elif tag == WRITTEN:
+            text = _text_of(child)
+        elif tag == VARIATION:
+            variations.append(_read_line(child))
+    return WrittenPlay(
+        side=side,
+        turn=int(element.get("turn", "0")),
+        dice=dice,
+        moves=tuple(moves),
+        annotation=element.get("annotation"),
+        nags=tuple(nags),
+        comments=tuple(comments),
+        comments_before=tuple(before),
+        variations=tuple(variations),
+        text=text,
+        span=_parse_span(element.get("span")),
+    )
+
+
+def record_from_element(element: etree._Element) -> GameRecord:
+    """The record a ``<game>`` element was exported from (derived data is left behind).
+
+    Notation errors (kind ``syntax``) belong to the record and come back on ``record.errors``;
+    the others are the replay's and come back when the record is replayed.
+    """
+    escaped = element.get("escaped") == "yes"
+    file = element.get("file")
+    if file is not None and escaped:
+        file = _unescape(file)
+    index = int(element.get("number", "1"))
+    record = GameRecord(file=file, index=index, span=_parse_span(element.get("span")))
+    for child in element:
+        tag = child.tag
+        if tag == TAGS:
+            for tag_element in child.iterchildren(TAG):
+                name = tag_element.get("name", "")
+                value = tag_element.text or ""
+                if tag_element.get("escaped") == "yes":
+                    name, value = _unescape(name), _unescape(value)
+                record.tags[name] = value
+                tag_span = tag_element.get("span")
+                if tag_span:
+                    record.tag_spans[name] = _parse_span(tag_span)
+        elif tag == COMMENT:
+            record.comments.append(_text_of(child))
+        elif tag == PLAYS:
+            record.plays = list(_read_line(child))
+        elif tag == RESULT:
+            record.result = _text_of(child)
+        elif tag == ERRORS:
+            for error in child.iterchildren(ERROR):
+                if error.get("kind") == NotationError.kind:
+                    record.errors.append(_read_notation_error(error, file, index))
+        elif tag == SOURCE_TEXT:
+            record.text = _text_of(child)
+    return record
+
+
+def _read_notation_error(element: etree._Element, file: str | None, index: int) -> NotationError:
+    message = element.find(MESSAGE)
+    line = element.get("line")
+    column = element.get("column")
+    return NotationError(
+        _text_of(message) if message is not None else "",
+        file=file,
+        game=index,
+        line=int(line) if line is not None else None,
+        column=int(column) if column is not None else None,
+    )
+
+
+class _Source:
+    """The bytes of a document as lxml reads them, checked before the root and kept for errors.
+
+    Everything before the root element is scanned first: a ``<!DOCTYPE`` (the only place a DTD
+    or an entity can be declared) is refused before lxml sees a byte of it. The last chunks read
+    (256 KiB) are kept, so that an error reported by line only (the schema validator gives no
+    column) can be given a column while memory stays bounded.
+    """
+
+    _CHUNK = 64 << 10
+    _KEPT = 4  # chunks
+
+    def __init__(self, raw: IO[bytes], file: str) -> None:
+        self.raw = raw
+        self.file = file
+        self.pending = b""
+        self.kept: collections.deque[tuple[int, bytes]] = collections.deque(maxlen=self._KEPT)
+        self.next_line = 1  # the line number of the next byte read
+        self.read_chunks = 0
+        self._check_prolog()
+
+    def _check_prolog(self) -> None:
+        data = b""
+        while True:
+            chunk = self.raw.read(self._CHUNK)
+            data += chunk
+            verdict = _scan_prolog(data, final=not chunk)
+            if verdict is not None:
+                break
+            if len(data) > _MAX_PROLOG:
+                raise XmlError(
+                    "more than 1 MiB before the root element; refused", file=self.file, line=1
+                )
+        if not data.strip():
+            raise XmlError("the document is empty", file=self.file, line=1, column=1)
+        if isinstance(verdict, tuple):
+            line, column = verdict
+            raise XmlError(
+                "a document type declaration (<!DOCTYPE ...>) is refused: this reader never reads"
+                " a DTD or an entity (see docs/xml.md)",
+                file=self.file,
+                line=line,
+                column=column,
+            )
+        self.pending = data
+
+    def read(self, size: int = -1) -> bytes:
+        if self.pending:
+            data, self.pending = self.pending, b""
+        else:
+            data = self.raw.read(size if size and size > 0 else self._CHUNK)
+        if data:
+            self.read_chunks += 1
+            self.kept.append((self.next_line, data))
+            self.next_line += data.count(b"\n")
+        return data
+
+    def line_text(self, line: int) -> str | None:
+        """The text of a line whose start is still kept, or None."""
+        chunks = list(self.kept)
+        # The chunk holding the line's start: the last one that starts on an earlier line (or
+        # the document's first chunk, for line 1).
+        first = next((i for i in range(len(chunks) - 1, -1, -1) if chunks[i][0] < line), None)
+        if first is None:
+            if line != 1 or not chunks or chunks[0][0] != 1 or self.read_chunks > len(chunks):
+                return None
+            first = 0
+        start_line = chunks[first][0]
+        text = b"".join(chunk for _, chunk in chunks[first:])
+        at = 0
+        for _ in range(line - start_line):
+            at = text.find(b"\n", at) + 1
+            if at == 0:
+                return None
+        end = text.find(b"\n", at)
+        return text[at : end if end >= 0 else len(text)].decode("utf-8", "replace")
+
+    def column_of(self, line: int, name: str | None) -> int:
+        """The column of ``<name`` on ``line`` (else of its first non-blank character), 1-based."""
+        text = self.line_text(line)
+        if text is None:
+            return 1
+        if name:
+            found = re.search(rf"<(?:[\w.-]+:)?{re.escape(name)}(?=[\s/>])", text)
+            if found is not None:
+                return found.start() + 1
+        return len(text) - len(text.lstrip()) + 1
+
+
+def _scan_prolog(data: bytes, final: bool) -> tuple[int, int] | bool | None:
+    """Walk what comes before the root element: the declaration, comments, processing
+    instructions, blanks. Returns the (line, column) of a ``<!DOCTYPE`` (or any other ``<!``
+    declaration), True when the root is reached without one, None when more bytes are needed."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = data[: len(data) - len(data) % 2].decode("utf-16", "replace")
+    elif data[:2] in (b"<\x00", b"\x00<"):
+        encoding = "utf-16-le" if data[:1] == b"<" else "utf-16-be"
+        text = data[: len(data) - len(data) % 2].decode(encoding, "replace")
+    else:
+        text = data.decode("utf-8", "replace")
+    at = 1 if text.startswith("\ufeff") else 0
+    length = len(text)
+    while True:
+        while at < length and text[at] in " \t\r\n":
+            at += 1
+        if length - at < 4 and not final:
+            return None  # too few characters to tell "<!--" from "<!D"
+        if at >= length:
+            return True
+        if text.startswith("<?", at):
+            close = "?>"
+        elif text.startswith("<!--", at):
+            close = "-->"
+        elif text.startswith("<!", at):
+            line = text.count("\n", 0, at) + 1
+            return line, at - (text.rfind("\n", 0, at) + 1) + 1
+        else:
+            return True  # the root element, or something lxml will call malformed
+        end = text.find(close, at + 2)
+        if end < 0:
+            return True if final else None
+        at = end + len(close)
+
+
+def _syntax_error(error: etree.XMLSyntaxError, file: str) -> XmlError:
+    """libxml2's complaint as a one-line XmlError.
+
+    When the exception has no position (iterparse says "no element found" after an undefined
+    entity), the last logged error that has one says what went wrong.
+    """
+    line, column = getattr(error, "position", (0, 0)) or (0, 0)
+    message = str(getattr(error, "msg", "") or error)
+    if not line:
+        log: Any = error.error_log
+        for entry in reversed(list(log)):
+            if entry.line:
+                line, column, message = entry.line, entry.column, str(entry.message)
+                break
+    message = re.sub(r", line \d+, column \d+.*\Z", "", message.strip())
+    if message.startswith("Excessive depth in document"):
+        message = f"elements nested more than {MAX_DEPTH} deep; refused"
+    elif "amplification" in message or "entity" in message.lower():
+        message = f"{message}; entities are refused"
+    return XmlError(message, file=file, line=line or None, column=column or None)
+
+
+def read_xml(
+    source: IO[bytes] | str | os.PathLike[str],
+    file: str | None = None,
+    *,
+    validate: bool = True,
+) -> Iterator[GameRecord]:
+    """Yield the record of each ``<game>`` of a document, one at a time, checking as it goes.
+
+    ``source`` is a binary stream or a path. A malformed document, one refused for safety (a
+    DTD, an entity, nesting beyond :data:`MAX_DEPTH`) or, with ``validate``, a game not of the
+    schema raises :class:`XmlError` with the file, line and column; the games before it have
+    been yielded by then, so a caller that must not half-write buffers its output.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        with open(path, "rb") as handle:
+            yield from read_xml(handle, file or path, validate=validate)
+        return
+    if file is None:
+        name = getattr(source, "name", None)
+        file = name if isinstance(name, str) else "<input>"
+    yield from _read(_Source(source, file), file, validate)
+
+
+def _read(source: _Source, file: str, validate: bool) -> Iterator[GameRecord]:
+    events = etree.iterparse(
+        source,
+        events=("start", "end"),
+        remove_blank_text=True,  # the indentation: a fifth less to parse, nothing of the game
+        **_SAFE,
+    )
+    game_schema = _game_schema() if validate else None
+    depth = 0
+    root: etree._Element | None = None
+    previous: etree._Element | None = None
+
+    def fail(
+        message: str,
+        element: etree._Element | None,
+        line: int | None = None,
+        name: str | None = None,
+    ) -> XmlError:
+        if line is None and element is not None:
+            line = _line_of(element)
+        if name is None and element is not None:
+            name = etree.QName(element).localname
+        column = source.column_of(line, name) if line else None
+        return XmlError(message, file=file, line=line, column=column)
+
+    try:
+        for event, element in events:
+            if event == "start":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise fail(f"elements nested more than {MAX_DEPTH} deep; refused", element)
+                if depth == 1:
+                    root = element
+                    _check_root(element, fail)
+                elif depth == 2 and element.tag != GAME:
+                    raise fail(f"expected a <game>, found {_name(element)}", element)
+                continue
+            depth -= 1
+            if depth != 1:
+                if depth == 0:
+                    _check_text(
+                        previous.tail if previous is not None else element.text, element, fail
+                    )
+                continue
+            if previous is None:
+                _check_text(root.text if root is not None else None, element, fail)
+            else:
+                _check_text(previous.tail, element, fail)
+            if game_schema is not None and not game_schema.validate(element):
+                raise _schema_error(game_schema, element, fail)
+            try:
+                record = record_from_element(element)
+            except (ValueError, OverflowError) as problem:
+                raise fail(f"a value out of range: {problem}", element) from None
+            # Free what has been read: the game's subtree and the games before it.
+            element.clear(keep_tail=True)
+            if previous is not None and root is not None:
+                root.remove(previous)
+            previous = element
+            yield record
+    except etree.XMLSyntaxError as error:
+        raise _syntax_error(error, file) from None
+
+
+def _line_of(element: etree._Element) -> int | None:
+    line: Any = element.sourceline
+    return line if isinstance(line, int) else None
+
+
+def _name(element: etree._Element) -> str:
+    qname = etree.QName(element)
+    if qname.namespace:
+        return f"<{qname.localname}> in {qname.namespace}"
+    return f"<{qname.localname}>"
+
+
+def _check_root(element: etree._Element, fail: Any) -> None:
+    docinfo = element.getroottree().docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None or docinfo.externalDTD is not None:  # type: ignore[attr-defined]
+        raise fail("a document type declaration is refused", element)
+    if element.tag != GAMES:
+        qname = etree.QName(element)
+        where = f"in {qname.namespace}" if qname.namespace else "in no namespace"
+        raise fail(
+            f"not a jacquet-notation document: the root is <{qname.localname}> {where},"
+            f" expected <games> in {NAMESPACE}",
+            element,
+        )
+    version = element.get("version")
+    if version != FORMAT_VERSION:
+        raise fail(
+            f"format version {version!r} is not known (this reader reads version 1)", element
+        )
+    for name in element.attrib:
+        if name not in ("version", "generator"):
+            raise fail(f"unknown attribute {name} on <games>", element)
+
+
+def _check_text(text: str | None, element: etree._Element, fail: Any) -> None:
+    if text and not text.isspace():
+        raise fail(f"text {text.strip()[:30]!r} between games", element)
+
+
+def _schema_error(validator: Any, element: etree._Element, fail: Any) -> XmlError:
+    """The schema's most precise complaint, placed on the element it is about.
+
+    libxml2 logs a general entry first ("Element play failed to validate attributes", no line)
+    and then the precise one with the element's path; the path finds the element, whose line
+    and tag give the column.
+    """
+    entries = [entry for entry in validator.error_log if entry.message]
+    if not entries:
+        error: XmlError = fail("the game does not follow the schema", element)
+        return error
+    entry = next((e for e in entries if e.line), entries[0])
+    message = str(entry.message)
+    culprit: etree._Element | None = None
+    path = entry.path or ""
+    if path.startswith("/*"):
+        try:
+            found: Any = element.xpath("." + path[2:]) if path != "/*" else [element]
+        except etree.XPathError:
+            found = None  # a path through a foreign prefix: fall back to the logged line
+        if isinstance(found, list) and found and isinstance(found[0], etree._Element):
+            culprit = found[0]
+    line = (_line_of(culprit) if culprit is not None else None) or entry.line or _line_of(element)
+    name = etree.QName(culprit).localname if culprit is not None else None
+    if name is None:
+        named = re.search(r"(?:element|Element) (\S+?)(?: |,|$)", message)
+        name = named.group(1) if named else None
+    error = fail(f"not valid against the schema: {message}", None, line, name)
+    return error
+
+
+def parse_document(
+    source: IO[bytes] | str | os.PathLike[str], file: str | None = None
+) -> etree._ElementTree:
+    """A whole document in memory, read with the same safety as :func:`read_xml`.
+
+    For the score sheet, which XSLT needs whole; :func:`read_xml` is the streaming reader.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        with open(path, "rb") as handle:
+            return parse_document(handle, file or path)
+    name = file or getattr(source, "name", None)
+    name = name if isinstance(name, str) else "<input>"
+    try:
+        checked: Any = _Source(source, name)
+        tree = etree.parse(checked, _safe_parser())
+    except etree.XMLSyntaxError as error:
+        raise _syntax_error(error, name) from None
+    root = tree.getroot()
+    docinfo: Any = tree.docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None:
+        raise XmlError("a document type declaration is refused", file=name, line=1, column=1)
+    if root.tag != GAMES:
+        raise XmlError(
+            f"not a jacquet-notation document: the root is {_name(root)}, expected <games> in"
+            f" {NAMESPACE}",
+            file=name,
+            line=_line_of(root),
+            column=1,
+        )
+    return tree
+
+
+def record_text(record: GameRecord) -> str:
+    """A record in notation: canonical, or as found for a record that could not be read."""
+    if record.errors and record.text:
+        return record.text if record.text.endswith("\n") else record.text + "\n"
+    return write_game(record)
