@@ -127,11 +127,22 @@ def free_port() -> int:
 
 
 def jacquet_command() -> list[str]:
-    """The installed ``jacquet`` script, or the same entry point through this interpreter."""
-    script = shutil.which("jacquet")
+    """The ``jacquet`` script installed beside this interpreter, or the same entry point through
+    it (never another install's script found on the PATH)."""
+    script = shutil.which("jacquet", path=str(Path(sys.executable).parent))
     if script:
         return [script]
     return [sys.executable, "-c", "from jacquet_notation.cli import main; main()"]
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """End a server the test started: asked to stop, then killed if it has not within 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 180) -> None:

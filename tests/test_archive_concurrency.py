@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import children, free_port
+from helpers import children, free_port, stop
 
 from jacquet_notation.archive import import_paths
 from jacquet_notation.archive import store as archive
@@ -200,12 +200,7 @@ def served(corpus: tuple[Path, list[Path]], tmp_path: Path) -> Iterator[tuple[Pa
             (database,) = json.loads(response.read())
         yield db, f"{base}/{database['name']}"
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server)
 
 
 def status(url: str) -> int:

@@ -6,7 +6,6 @@ skipped on a workstation but fail under CI, where ``scripts/test.sh`` installs i
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,32 +20,13 @@ from helpers import (
     jacquet_command,
     make_corpus,
     query,
+    stop,
     wait_until_up,
 )
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def _need_chromium() -> None:
-    if os.path.exists(CHROMIUM):
-        return
-    message = f"{CHROMIUM} is missing (scripts/test.sh installs it with apt-get)"
-    if os.environ.get("CI", "").lower() in ("true", "1"):
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 @pytest.fixture(scope="module")
@@ -71,25 +51,7 @@ def server(archive: Path) -> Iterator[str]:
         wait_until_up(f"{base}/-/versions.json", process)
         yield base
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    _need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+        stop(process)
 
 
 @pytest.fixture

@@ -6,22 +6,14 @@ browser tests; this module keeps its own small archive of one broken game.
 
 from __future__ import annotations
 
-import os
-import shutil
 import sqlite3
 import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import free_port
+from helpers import free_port, jacquet_command, stop, wait_until_up
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 #: White's 2. 6-1: 13/7 24/23 moves another man while the courier (on 7) is still out
 BROKEN = """[Event "Stops"]
 [White "Ann"]
@@ -36,11 +28,6 @@ STOP = "24/23: the courier (on 7) must reach the home table before any other man
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def _jacquet() -> list[str]:
-    script = shutil.which("jacquet", path=str(Path(sys.executable).parent))
-    return [script] if script else [sys.executable, "-m", "jacquet_notation"]
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """``jacquet serve`` of an archive holding the broken game: base URL and the game's id."""
@@ -48,52 +35,23 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     (folder / "stops.jqt").write_text(BROKEN, encoding="utf-8")
     db = folder / "archive.db"
     done = subprocess.run(
-        [*_jacquet(), "archive", str(db), str(folder / "stops.jqt")], capture_output=True
+        [*jacquet_command(), "archive", str(db), str(folder / "stops.jqt")], capture_output=True
     )
     assert done.returncode == 1, done.stderr  # the game is invalid, and kept
     with sqlite3.connect(db) as connection:
         (game_id,) = connection.execute("select id from games where white = 'Ann'").fetchone()
     port = free_port()
     process = subprocess.Popen(
-        [*_jacquet(), "serve", str(db), "--port", str(port)],
+        [*jacquet_command(), "serve", str(db), "--port", str(port)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            assert process.poll() is None, process.stdout.read() if process.stdout else ""
-            try:
-                with urllib.request.urlopen(f"{base}/-/versions.json", timeout=2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, "the server did not answer"
-                time.sleep(0.2)
+        wait_until_up(f"{base}/-/versions.json", process)
         yield base, str(game_id)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI", "").lower() in ("true", "1"):
-            pytest.fail(f"{CHROMIUM} is missing")
-        pytest.skip(f"{CHROMIUM} is missing")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+        stop(process)
 
 
 def _note(page: Any) -> str | None:

@@ -27,6 +27,7 @@ from helpers import (
     jacquet_command,
     make_corpus,
     query,
+    stop,
     wait_until_up,
 )
 from lxml import etree, html
@@ -55,12 +56,7 @@ def serving(args: list[str], cwd: Path, database: str) -> Iterator[str]:
         wait_until_up(f"http://127.0.0.1:{port}/-/versions.json", process)
         yield f"http://127.0.0.1:{port}/{database}"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 def fetch_json(url: str) -> Any:

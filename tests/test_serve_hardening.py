@@ -7,7 +7,6 @@ query dies in the server (and the test fails) instead of taking the test machine
 from __future__ import annotations
 
 import json
-import os
 import resource
 import shutil
 import subprocess
@@ -21,7 +20,7 @@ from typing import Any, cast
 from urllib.parse import quote, urlencode, urljoin
 
 import pytest
-from helpers import free_port
+from helpers import free_port, stop
 from lxml import html
 
 from jacquet_notation.archive import import_paths
@@ -37,7 +36,6 @@ HOSTILE = 'x"><img src=x onerror=alert(99)> games.v2'
 NAME = database_name(f"{HOSTILE}.db")
 #: the server's address space: far above what it needs, far below what a failed guard takes
 SERVER_MEMORY = 3 * 1024**3
-CHROMIUM = "/usr/bin/chromium"
 
 
 def _limit_memory() -> None:
@@ -92,12 +90,7 @@ def server(archive: Path) -> Iterator[str]:
                 time.sleep(0.2)
         yield base
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 def _hrefs(text: str, xpath: str = "//a/@href") -> list[str]:
@@ -259,37 +252,27 @@ def test_served_under_a_safe_name_and_the_plugin_links_work(server: str) -> None
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_no_script_from_the_file_name_runs_in_a_browser(server: str) -> None:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI", "").lower() in ("true", "1"):
-            pytest.fail(f"{CHROMIUM} is missing")
-        pytest.skip(f"{CHROMIUM} is missing")
-    from playwright.sync_api import sync_playwright
-
+def test_no_script_from_the_file_name_runs_in_a_browser(server: str, browser: Any) -> None:
     game = _a_game(server)
     dialogs: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
-        )
-        try:
-            page = browser.new_page()
+    page = browser.new_page()
+    try:
 
-            def on_dialog(dialog: Any) -> None:
-                dialogs.append(dialog.message)
-                dialog.dismiss()
+        def on_dialog(dialog: Any) -> None:
+            dialogs.append(dialog.message)
+            dialog.dismiss()
 
-            page.on("dialog", on_dialog)
-            for path in (
-                f"/{NAME}/games",
-                f"/{NAME}/games/{game['id']}",
-                f"/{NAME}/turns?game_id={game['id']}",
-                f"/{NAME}/-/game/{game['id']}",
-                f"/{NAME}",
-            ):
-                response = page.goto(server + path, wait_until="load")
-                assert response is not None and response.status == 200, path
-                page.wait_for_timeout(200)  # an injected image's onerror fires after load
-        finally:
-            browser.close()
+        page.on("dialog", on_dialog)
+        for path in (
+            f"/{NAME}/games",
+            f"/{NAME}/games/{game['id']}",
+            f"/{NAME}/turns?game_id={game['id']}",
+            f"/{NAME}/-/game/{game['id']}",
+            f"/{NAME}",
+        ):
+            response = page.goto(server + path, wait_until="load")
+            assert response is not None and response.status == 200, path
+            page.wait_for_timeout(200)  # an injected image's onerror fires after load
+    finally:
+        page.close()
     assert dialogs == []
