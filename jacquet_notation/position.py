@@ -9,6 +9,7 @@ the JSON form give plain numbers.
 
 from __future__ import annotations
 
+import re
 from binascii import b2a_base64
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ MEN = 15
 
 _KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _KEY_INDEX = {char: value for value, char in enumerate(_KEY_ALPHABET)}
+#: a regular expression's class of the characters a key is made of (for routes that take keys)
+KEY_CHARACTER_CLASS = "[" + re.escape(_KEY_ALPHABET) + "]"
 # turn bit + for each side 15 ones and 26 zeros (unary counts), padded to 14 characters of 6 bits
 _KEY_BITS = 1 + 2 * (MEN + LOCATIONS)
 _KEY_CHARS = 14

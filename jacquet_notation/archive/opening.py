@@ -16,7 +16,8 @@ from .rows import DerivedGame, derive, reread
 from .schema import SCHEMA_VERSION, create_schema
 from .store import ArchiveError, Store
 
-_SQLITE_HEADER = b"SQLite format 3\x00"
+#: the first bytes of every SQLite file
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def _check_file(path: str) -> None:
@@ -28,7 +29,7 @@ def _check_file(path: str) -> None:
     size = os.path.getsize(path)
     with open(path, "rb") as handle:
         header = handle.read(100)
-    if not (header + _SQLITE_HEADER[len(header) :]).startswith(_SQLITE_HEADER):
+    if not (header + SQLITE_HEADER[len(header) :]).startswith(SQLITE_HEADER):
         raise ArchiveError(f"{path}: not an SQLite file (not a jacquet archive)")
     if len(header) < 100:
         raise ArchiveError(f"{path}: the SQLite file is truncated ({size} bytes)")

@@ -15,7 +15,7 @@ from datasette import hookimpl as _datasette_hookimpl
 from datasette.views.base import DatasetteError
 from markupsafe import Markup, escape
 
-from ..position import Position
+from ..position import KEY_CHARACTER_CLASS, Position
 from .drawing import CELL_WIDTH, diagram, is_key
 from .limits import VALUE_LIMIT, RowBudget, authorize
 from .pages import board_view, game_view, player_view, position_view
@@ -192,8 +192,11 @@ def extra_css_urls(datasette: Any) -> list[str]:
 @hookimpl
 def register_routes() -> list[tuple[str, Any]]:
     return [
-        (rf"^{BOARD_PATH}(?P<key>[A-Za-z0-9_-]{{1,32}})\.svg$", board_view),
+        (rf"^{BOARD_PATH}(?P<key>{KEY_CHARACTER_CLASS}{{1,32}})\.svg$", board_view),
         (r"^/(?P<database>[^/]+)/-/game/(?P<game_id>[^/]+)$", game_view),
-        (r"^/(?P<database>[^/]+)/-/position/(?P<key>[A-Za-z0-9_-]{1,32})$", position_view),
+        (
+            rf"^/(?P<database>[^/]+)/-/position/(?P<key>{KEY_CHARACTER_CLASS}{{1,32}})$",
+            position_view,
+        ),
         (r"^/(?P<database>[^/]+)/-/player/(?P<player_id>[0-9]+)$", player_view),
     ]

@@ -18,16 +18,17 @@ DEFAULT_ARCHIVE = "jacquet-archive.db"
 DEFAULT_PORT = 8001
 #: the longest any SQL may run, canned or typed in (Datasette's own default)
 DEFAULT_TIME_LIMIT_MS = 1000
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def is_sqlite_file(path: str | os.PathLike[str]) -> bool:
     """True when ``path`` is a file starting with SQLite's header (an archive, or another DB)."""
+    from ..archive.opening import SQLITE_HEADER
+
     if not os.path.isfile(path):  # a FIFO is never opened: that would wait for a writer
         return False
     try:
         with open(path, "rb") as handle:
-            return handle.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
     except (IsADirectoryError, FileNotFoundError, PermissionError):
         return False
 
