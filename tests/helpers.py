@@ -15,7 +15,8 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,28 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+@contextmanager
+def serving(
+    args: list[str], cwd: Path | None = None, limit: Callable[[], None] | None = None
+) -> Iterator[str]:
+    """``jacquet serve ARGS`` on a free loopback port, up and answering; its base URL. Run from
+    ``cwd``; ``limit`` runs in the child before the server starts (a memory limit, say)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [*jacquet_command(), "serve", *args, "--port", str(port)],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        preexec_fn=limit,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(f"{base}/-/versions.json", process)
+        yield base
+    finally:
+        stop(process)
 
 
 def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 180) -> None:

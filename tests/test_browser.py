@@ -6,7 +6,6 @@ skipped on a workstation but fail under CI, where ``scripts/test.sh`` installs i
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,12 +15,9 @@ from helpers import (
     EVIL,
     TRICKY,
     build_archive,
-    free_port,
-    jacquet_command,
     make_corpus,
     query,
-    stop,
-    wait_until_up,
+    serving,
 )
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -40,18 +36,8 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(archive: Path) -> Iterator[str]:
     """``jacquet serve archive.db`` on a free loopback port; its base URL."""
-    port = free_port()
-    process = subprocess.Popen(
-        [*jacquet_command(), "serve", str(archive), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(f"{base}/-/versions.json", process)
+    with serving([str(archive)]) as base:
         yield base
-    finally:
-        stop(process)
 
 
 @pytest.fixture

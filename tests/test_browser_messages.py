@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from helpers import free_port, jacquet_command, stop, wait_until_up
+from helpers import jacquet_command, serving
 
 #: White's 2. 6-1: 13/7 24/23 moves another man while the courier (on 7) is still out
 BROKEN = """[Event "Stops"]
@@ -40,18 +40,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     assert done.returncode == 1, done.stderr  # the game is invalid, and kept
     with sqlite3.connect(db) as connection:
         (game_id,) = connection.execute("select id from games where white = 'Ann'").fetchone()
-    port = free_port()
-    process = subprocess.Popen(
-        [*jacquet_command(), "serve", str(db), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(f"{base}/-/versions.json", process)
+    with serving([str(db)]) as base:
         yield base, str(game_id)
-    finally:
-        stop(process)
 
 
 def _note(page: Any) -> str | None:

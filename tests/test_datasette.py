@@ -11,8 +11,6 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -27,7 +25,7 @@ from helpers import (
     jacquet_command,
     make_corpus,
     query,
-    stop,
+    serving,
     wait_until_up,
 )
 from lxml import etree, html
@@ -40,23 +38,6 @@ from jacquet_notation.notation import write_game
 from jacquet_notation.position import Position
 
 # -- a real server ------------------------------------------------------------------------------
-
-
-@contextmanager
-def serving(args: list[str], cwd: Path, database: str) -> Iterator[str]:
-    """``jacquet serve ARGS`` on a free port, run from ``cwd``; the database's base URL."""
-    port = free_port()
-    process = subprocess.Popen(
-        [*jacquet_command(), "serve", *args, "--port", str(port)],
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_until_up(f"http://127.0.0.1:{port}/-/versions.json", process)
-        yield f"http://127.0.0.1:{port}/{database}"
-    finally:
-        stop(process)
 
 
 def fetch_json(url: str) -> Any:
@@ -483,7 +464,8 @@ def test_serve_records_imports_into_the_default_archive_then_updates_it(tmp_path
     make_corpus(records)
     work = tmp_path / "work"
     work.mkdir()
-    with serving([str(records)], work, "jacquet-archive") as base:
+    with serving([str(records)], work) as server:
+        base = f"{server}/jacquet-archive"
         games = fetch_json(f"{base}/games.json?_shape=array&_size=max&_col=id")
         assert len(games) == 14  # 12 generated, the hostile one, the broken one
         page_html = urllib.request.urlopen(f"{base}/-/game/{games[0]['id']}").read().decode()
@@ -497,7 +479,8 @@ def test_serve_records_imports_into_the_default_archive_then_updates_it(tmp_path
     (records / "more.jqt").write_text(
         "\n\n".join(write_game(record) for record in more) + "\n", encoding="utf-8"
     )
-    with serving([str(records)], work, "jacquet-archive") as base:
+    with serving([str(records)], work) as server:
+        base = f"{server}/jacquet-archive"
         count = fetch_json(f"{base}/games.json?_shape=array&_size=max&_col=id")
         assert len(count) == 17
     after = query(db, "select * from imports order by id")
@@ -509,7 +492,8 @@ def test_serve_an_archive_read_only(tmp_path: Path, archive: Path) -> None:
     copy = tmp_path / "copy.db"
     shutil.copy(archive, copy)
     before = copy.read_bytes()
-    with serving([str(copy)], tmp_path, "copy") as base:
+    with serving([str(copy)], tmp_path) as server:
+        base = f"{server}/copy"
         response = fetch_json(f"{base}.json?sql=select+count(*)+as+n+from+games&_shape=array")
         assert response == [{"n": len(query(archive, "select id from games"))}]
         try:

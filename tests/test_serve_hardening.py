@@ -8,10 +8,6 @@ from __future__ import annotations
 
 import json
 import resource
-import shutil
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -20,7 +16,7 @@ from typing import Any, cast
 from urllib.parse import quote, urlencode, urljoin
 
 import pytest
-from helpers import free_port, stop
+from helpers import serving
 from lxml import html
 
 from jacquet_notation.archive import import_paths
@@ -66,31 +62,8 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(archive: Path) -> Iterator[str]:
     """``jacquet serve`` on the hostile file, its memory limited; the server's base URL."""
-    port = free_port()
-    command = [sys.executable, "-c", "from jacquet_notation.cli import main; main()"]
-    script = shutil.which("jacquet")
-    process = subprocess.Popen(
-        [*([script] if script else command), "serve", str(archive), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        preexec_fn=_limit_memory,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            if process.poll() is not None:
-                output = process.stdout.read().decode() if process.stdout else ""
-                raise AssertionError(f"the server exited with {process.returncode}: {output}")
-            try:
-                with urllib.request.urlopen(f"{base}/-/versions.json", timeout=2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.2)
+    with serving([str(archive)], limit=_limit_memory) as base:
         yield base
-    finally:
-        stop(process)
 
 
 def _hrefs(text: str, xpath: str = "//a/@href") -> list[str]:
