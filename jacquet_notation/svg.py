@@ -7,6 +7,8 @@ on the right; a courier that is out is ringed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from lxml import etree
 
 from .board import FAR_ROW, NEAR_ROW, Stack, stacks
@@ -35,6 +37,7 @@ _COLOURS = {
     "white_man": "#fdfdf8",
     "black_man": "#2a2a2a",
     "courier": "#c0392b",
+    "moved": "#1565c0",
 }
 
 
@@ -53,11 +56,19 @@ def _x_of(white_point: int) -> float:
     return left + _POINT_W / 2
 
 
-def board_svg(position: Position, *, width: int | None = None, title: str | None = None) -> str:
+def board_svg(
+    position: Position,
+    *,
+    width: int | None = None,
+    title: str | None = None,
+    marks: Mapping[int, str] | None = None,
+) -> str:
     """The position as a standalone SVG document (a string).
 
     ``width`` scales the drawing (the aspect ratio is kept); ``title`` becomes the accessible
-    ``<title>`` (by default the position key and whose turn it is).
+    ``<title>`` (by default the position key and whose turn it is). ``marks`` outlines points
+    (White's numbering, 1-24) by what happened there, ``from`` (dashed) or ``to`` (solid): the
+    last play's men, so that a reader stepping through a game sees what moved.
     """
     root = etree.Element(f"{{{SVG_NS}}}svg", nsmap={None: SVG_NS})  # type: ignore[dict-item]
     root.set("viewBox", f"0 0 {_WIDTH} {_HEIGHT}")
@@ -111,6 +122,19 @@ def board_svg(position: Position, *, width: int | None = None, title: str | None
                 font_family="sans-serif",
             )
             label.text = str(point)
+            mark = (marks or {}).get(point)
+            if mark in ("from", "to"):
+                outline = _el(
+                    root,
+                    "polygon",
+                    points=f"{x - half + 1:.1f},{base} {x + half - 1:.1f},{base} {x:.1f},{tip:.1f}",
+                    fill="none",
+                    stroke=_COLOURS["moved"],
+                    stroke_width=2.5,
+                    stroke_dasharray="5 3" if mark == "from" else "none",
+                )
+                outline.set("class", f"moved {mark}")
+                outline.set("data-point", str(point))
 
     for stack in stacks(position).values():
         _draw_stack(root, stack, top, bottom)
