@@ -99,8 +99,8 @@ def test_crosstable_totals_agree_with_the_games(server: str, archive: Path, brow
         expected[player] = (row["games"], row["points"], row["wins"])
     assert seen == expected
     # ranked by points, and the games listed are the event's, each linking to its page
-    points = [seen[name][1] for name in seen]
-    assert points == sorted(points, reverse=True)
+    ranking = [seen[name][1] for name in seen]
+    assert ranking == sorted(ranking, reverse=True)
     links = page.locator("table.jacquet-game-list a.jacquet-game-link")
     assert links.count() == 9
     links.first.click()
