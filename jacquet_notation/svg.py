@@ -122,22 +122,12 @@ def board_svg(
                 font_family="sans-serif",
             )
             label.text = str(point)
-            mark = (marks or {}).get(point)
-            if mark in ("from", "to"):
-                outline = _el(
-                    root,
-                    "polygon",
-                    points=f"{x - half + 1:.1f},{base} {x + half - 1:.1f},{base} {x:.1f},{tip:.1f}",
-                    fill="none",
-                    stroke=_COLOURS["moved"],
-                    stroke_width=2.5,
-                    stroke_dasharray="5 3" if mark == "from" else "none",
-                )
-                outline.set("class", f"moved {mark}")
-                outline.set("data-point", str(point))
 
     for stack in stacks(position).values():
         _draw_stack(root, stack, top, bottom)
+    for point, mark in sorted((marks or {}).items()):
+        if 1 <= point <= 24 and mark in ("from", "to"):  # over the men, so that it shows
+            _draw_mark(root, point, mark, top + depth if point >= 13 else bottom - depth)
     _draw_tray(root, position)
     marker = _el(
         root,
@@ -152,6 +142,23 @@ def board_svg(
     marker.text = "▲" if position.turn == "white" else "▼"
     marker.set("class", "turn")
     return etree.tostring(root, encoding="unicode")
+
+
+def _draw_mark(root: etree._Element, point: int, mark: str, tip: float) -> None:
+    """A point's outline: dashed where the last play's men left, solid where they arrived."""
+    x, half = _x_of(point), _POINT_W / 2 - 1
+    base = _MARGIN if point >= 13 else _MARGIN + _BOARD_H
+    outline = _el(
+        root,
+        "polygon",
+        points=f"{x - half:.1f},{base} {x + half:.1f},{base} {x:.1f},{tip:.1f}",
+        fill="none",
+        stroke=_COLOURS["moved"],
+        stroke_width=2.5,
+        stroke_dasharray="5 3" if mark == "from" else "none",
+    )
+    outline.set("class", f"moved {mark}")
+    outline.set("data-point", str(point))
 
 
 def _draw_stack(root: etree._Element, stack: Stack, top: float, bottom: float) -> None:

@@ -548,8 +548,22 @@ async def player_view(datasette: Any, request: Any) -> Response:
     )
     more = len(games) > PAGE_ROWS
     games = games[:PAGE_ROWS]
+    event_ids = sorted({game["event_id"] for game in games if game["event_id"] is not None})
+    event_names = (
+        {
+            row["id"]: row["name"]
+            for row in await _rows(
+                db,
+                f"select id, name from events where id in ({', '.join('?' * len(event_ids))})",
+                event_ids,
+            )
+        }
+        if event_ids
+        else {}
+    )
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
+        game["event_name"] = event_names.get(game["event_id"])
         mine: Side = "white" if game["white_id"] == player_id else "black"
         game["colour"] = side_name(mine)
         opponent_id = game["black_id"] if mine == "white" else game["white_id"]
