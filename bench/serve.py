@@ -276,6 +276,27 @@ def connection_start_key(db: Path) -> str:
         connection.close()
 
 
+# -- the collection's pages (issue 19): events and sources -------------------------------------
+
+
+def collection_kinds(db: Path, name: str) -> list[tuple[str, Callable[[random.Random], str]]]:
+    """The event and source pages, on events and sources of the archive drawn at random (a
+    source page only when the archive names sources: the generated records of this benchmark
+    carry events but no source)."""
+    connection = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    try:
+        events = [row[0] for row in connection.execute("select id from events")]
+        sources = [row[0] for row in connection.execute("select id from sources")]
+    finally:
+        connection.close()
+    kinds: list[tuple[str, Callable[[random.Random], str]]] = []
+    if events:
+        kinds.append(("event page", lambda rng: f"/{name}/-/event/{rng.choice(events)}"))
+    if sources:
+        kinds.append(("source page", lambda rng: f"/{name}/-/source/{rng.choice(sources)}"))
+    return kinds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100_000)
@@ -341,6 +362,7 @@ def main() -> None:
         ("games table, all facets", lambda rng: f"/{name}/games"),
         ("start position (worst)", lambda rng: f"/{name}/-/position/{start_key}"),
     ]
+    kinds += collection_kinds(db, name)
     port = free_port()
     process = start_datasette(db, port, args.workers)
     try:

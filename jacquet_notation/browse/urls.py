@@ -46,3 +46,11 @@ def board_url(datasette: Any, key: str) -> str:
 def static_url(datasette: Any, name: str) -> str:
     """The URL of a file of the package's ``static/`` folder, as Datasette serves it."""
     return str(datasette.urls.static_plugins(PLUGIN_NAME, name))
+
+
+def event_url(datasette: Any, database: str, event_id: int | str) -> str:
+    return f"{_database_path(datasette, database)}/-/event/{quote(str(event_id), safe='')}"
+
+
+def source_url(datasette: Any, database: str, source_id: int | str) -> str:
+    return f"{_database_path(datasette, database)}/-/source/{quote(str(source_id), safe='')}"
