@@ -122,7 +122,7 @@ class WrittenPlay:
 
     @property
     def is_pass(self) -> bool:
-        """True when none of the mover's men moves: ``6-6: pass``, ``6-6:``, ``pass``, ``6-1: + 24/18``."""
+        """True when none of the mover's men moves: ``6-6: pass``, ``pass``, ``6-1: + 24/18``."""
         return not self.moves
 
     @property

@@ -512,8 +512,8 @@ class _GameReader:
             if shared is None:
                 plays.append(new_play(side, turn, dice, tuple(moves), text[begin:end], span))
             else:
-                shares = tuple(moves)
-                plays.append(new_play(side, turn, dice, tuple(shared), text[begin:end], span, shares))
+                played, shares = tuple(shared), tuple(moves)
+                plays.append(new_play(side, turn, dice, played, text[begin:end], span, shares))
         numbering.side, numbering.turn = next_side, next_turn
         numbering.pending = (pending_token, pending) if pending >= 0 else None
         return had_play

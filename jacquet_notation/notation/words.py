@@ -141,7 +141,7 @@ def _new_play(
     opponent_moves: tuple[Move, ...] = (),
     _setters: tuple[Any, ...] = _SETTERS,
 ) -> WrittenPlay:
-    """``WrittenPlay(side, turn, dice, moves, text=text, span=span, opponent_moves=...)``, faster."""
+    """``WrittenPlay(side, turn, dice, moves, text=..., span=..., opponent_moves=...)``, faster."""
     play: WrittenPlay = object.__new__(WrittenPlay)
     # The setters as locals (a default argument, bound once), in the order of the slots.
     (
