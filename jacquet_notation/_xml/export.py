@@ -298,12 +298,17 @@ def _write_line(
             if written.text:
                 write(inner)
                 _write_text(xf, WRITTEN, written.text)
-            for move in written.moves:
+            # the opponent's share (Versailles) follows the mover's moves, marked by="<side>"
+            shares = written.opponent_moves
+            sharer = "black" if written.side == "white" else "white"
+            for number, move in enumerate(written.moves + shares if shares else written.moves):
                 start, end = move.start, move.end
                 move_attributes = {
                     "from": points[start] if 0 <= start <= 25 else str(start),
                     "to": points[end] if 0 <= end <= 25 else str(end),
                 }
+                if shares and number >= len(written.moves):
+                    move_attributes["by"] = sharer
                 if move.count != 1:
                     move_attributes["count"] = _number(move.count)
                 if move.hit:
