@@ -9,8 +9,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from click.testing import CliRunner
 import lxml.html
+from click.testing import CliRunner
 from lxml import etree
 
 from jacquet_notation.cli import main
