@@ -37,6 +37,7 @@ from .plays import (
     make_position,
     new,
     set_black,
+    set_opponent_steps,
     set_position,
     set_steps,
     set_turn,
@@ -238,4 +239,5 @@ def accept_quickly(
         set_turn(position, "white")
     set_steps(play, tuple(path))
     set_position(play, position)
+    set_opponent_steps(play, ())
     return play
