@@ -7,6 +7,7 @@ error. Variations are replayed from the position before the play they replace, a
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -24,6 +25,15 @@ from .rules import Rules
 
 #: tags that are not rule options (everything else matching an option name is an override)
 _RULES_TAG = "Rules"
+
+
+class _Lead(enum.Enum):
+    """Where a tied lead stands (every die is used, the ordinary opening)."""
+
+    #: the lead is (thrown again and) to be played: either side may play next
+    OPEN = "open"
+    #: the first thrower played the tied double: the other side plays the same double
+    TIED = "tied"
 
 
 class ReplayError(JacquetError):
@@ -175,16 +185,27 @@ class _Replayer:
         first_index: int,
         prime_seen: dict[Side, bool],
         main: bool,
+        lead: _Lead | None = None,
     ) -> tuple[list[ReplayedPly], Position, list[ReplayError]]:
+        """Replay ``plays`` from ``start``; ``lead``: where the lead stands (a tied lead)."""
         position = start
         plies: list[ReplayedPly] = []
         errors: list[ReplayError] = []
         stopped = False
         rules = self.rules
         ordinary_opening = rules.opening == "ordinary"
+        # Tied lead dice under "every die is used": each side plays the double, then the lead is
+        # thrown again (docs/rules.md), so the lead can last several plays; None once it is over.
+        if lead is None and first_index == 0 and ordinary_opening and rules.every_die_used:
+            lead = _Lead.OPEN
+        leads: list[_Lead | None] = []  # the lead before each play, for its variations
         index = first_index - 1
         for offset, written in enumerate(plays):
             index += 1
+            if lead is _Lead.OPEN and not stopped and written.side != position.turn:
+                # the lead thrown again: its higher thrower, either side, plays next
+                position = position.with_turn(written.side)
+            leads.append(lead)
             ply = ReplayedPly(index, written, position, None, None, None, [])
             plies.append(ply)
             if stopped:
@@ -203,12 +224,20 @@ class _Replayer:
                 problem = self._check_play(written, position, index, plays, offset)
             else:
                 problem = None
+            if lead is not None and problem is None:
+                problem, lead = self._lead(written, index, lead, plays, offset)
             if problem is None:
                 try:
                     if dice is None:  # a checked pass: no roll could be played
                         play = legal_plays(position, (6, 5), rules)[0]
                     else:
-                        play = validate_play(position, dice, written.moves_as_pairs(), rules)
+                        play = validate_play(
+                            position,
+                            dice,
+                            written.moves_as_pairs(),
+                            rules,
+                            written.opponent_moves_as_pairs() if written.opponent_moves else (),
+                        )
                 except IllegalPlayError as illegal:
                     problem = self._illegal(written, position, index, illegal, plays, offset)
                 else:
@@ -227,7 +256,7 @@ class _Replayer:
                 continue
             for variation in written.variations:
                 branch, _, branch_errors = self.line(
-                    variation, ply.before, index, dict(prime_seen), main=False
+                    variation, ply.before, index, dict(prime_seen), False, leads[offset]
                 )
                 ply.variations.append(branch)
                 errors.extend(branch_errors)
@@ -272,8 +301,8 @@ class _Replayer:
                 )
         if index == 0 and self.rules.opening == "ordinary" and written.dice is not None:
             high, low = written.dice
-            if high != low:
-                return None
+            if high != low or self.rules.every_die_used:
+                return None  # under every die, a double at the lead is a tied lead (_lead)
             return self.error(
                 "double-opening",
                 f"the first roll of a game cannot be a double ({high}-{low}) "
@@ -283,6 +312,38 @@ class _Replayer:
                 index,
             )
         return None
+
+    def _lead(
+        self,
+        written: WrittenPlay,
+        index: int,
+        lead: _Lead,
+        plays: Sequence[WrittenPlay],
+        offset: int,
+    ) -> tuple[ReplayError | None, _Lead | None]:
+        """The lead under every die: a double is a tied lead both sides play, then it is thrown
+        again; the first roll that is not a double is the lead itself, and ends it.
+        """
+        dice = written.dice
+        if lead is _Lead.OPEN:
+            if dice is not None and dice[0] == dice[1]:
+                return None, _Lead.TIED  # the first thrower plays the tied double
+            return None, None
+        # the second thrower plays the same double, then the lead is thrown again
+        tied = plays[offset - 1].dice if offset > 0 else None
+        if dice != tied and tied is not None:
+            return (
+                self.error(
+                    "tied-lead",
+                    f"the lead dice were tied ({tied[0]}-{tied[1]}): "
+                    f"{_side_name(written.side)} plays that double too, "
+                    "before the lead is thrown again",
+                    written.span,
+                    index,
+                ),
+                None,
+            )
+        return None, _Lead.OPEN
 
     def _illegal(
         self,
@@ -365,7 +426,8 @@ def _culprit(written: WrittenPlay, move: int | None) -> Span:
     written; a play's span begins at its dice, the place to look when the dice are the issue.
     """
     if move is not None and move >= 0:
-        for written_move in written.moves:
+        # the engine counts the opponent's share after the mover's moves
+        for written_move in written.moves + written.opponent_moves:
             if move < written_move.count:
                 return written_move.span if written_move.span.line else written.span
             move -= written_move.count

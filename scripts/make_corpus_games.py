@@ -12,25 +12,60 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 from pathlib import Path
 
-from jacquet_notation.engine import legal_plays
+from jacquet_notation.engine import legal_plays, score, winner
 from jacquet_notation.generate import game_record, written_play
 from jacquet_notation.notation import write_game
 from jacquet_notation.rules import RULESET_NAMES, Rules
-from jacquet_notation.selfplay import play_game
+from jacquet_notation.position import Position
+from jacquet_notation.selfplay import SelfPlayGame, SelfPlayTurn, play_game
 
 SEED = 1818
 OUT = Path("corpus/valid")
 
 
+def tied_lead_game(rules: Rules, rng: random.Random, tie: int) -> SelfPlayGame:
+    """A game opening with tied lead dice (every die is used, docs/rules.md): each side plays
+    the double ``tie``, White first, then the lead is thrown again and Black, throwing higher,
+    plays its dice: Black plays twice in a row. Self-play never ties a lead, so the rest of the
+    game is played here, each side choosing among the engine's whole turns at random.
+    """
+    position = Position.start()
+    game = SelfPlayGame(rules=rules, lead=(tie, tie), first="white", start=position)
+    rolls: list[tuple[int, int]] = [(tie, tie), (tie, tie), (5, 3)]
+    while True:
+        if len(game.turns) == 2:
+            position = position.with_turn("black")  # Black won the lead thrown again
+        dice = rolls[len(game.turns)] if len(game.turns) < len(rolls) else _roll(rng)
+        plays = legal_plays(position, dice, rules)
+        play = plays[rng.randrange(len(plays))]
+        game.turns.append(SelfPlayTurn(position.turn, dice, play))
+        position = play.position
+        won = winner(position)
+        if won is not None:
+            game.winner, game.points = won, score(position, won, rules, False)
+            game.final = position
+            return game
+
+
+def _roll(rng: random.Random) -> tuple[int, int]:
+    a, b = rng.randint(1, 6), rng.randint(1, 6)
+    return (a, b) if a >= b else (b, a)
+
+
 def annotated(name: str) -> str:
     rules = Rules.named(name)
     rng = random.Random(f"{SEED}-{name}")
-    game = play_game(rules, rng, "greedy")
-    record = game_record(game, 1, SEED, "greedy")
+    if rules.every_die_used:
+        game = tied_lead_game(rules, rng, 2)
+    else:
+        game = play_game(rules, rng, "greedy")
+    bot = "random" if rules.every_die_used else "greedy"
+    record = game_record(game, 1, SEED, bot)
     record.tags["Event"] = f"Corpus game for the {name} ruleset"
-    record.tags["Source"] = f"jacquet-notation self-play, seed '{SEED}-{name}', greedy bot"
+    record.tags["Source"] = f"jacquet-notation self-play, seed '{SEED}-{name}', {bot} bot"
     record.tags["Annotator"] = "jacquet-notation developers"
     record.comments.append(
         f"A complete {name} game by seeded self-play, annotated at the moments to check by hand."
@@ -39,9 +74,10 @@ def annotated(name: str) -> str:
     courier_home = {"white": False, "black": False}
     first_off = {"white": False, "black": False}
     first_hit = False
+    shared = False
     for i, turn in enumerate(game.turns):
         side, dice, play = turn
-        before = game.start if i == 0 else game.turns[i - 1].play.position
+        before = game.start if i == 0 else game.turns[i - 1].play.position.with_turn(side)
         notes: list[str] = []
         if rules.courier and not courier_home[side] and not play.position.in_courier_phase(side):
             courier_home[side] = True
@@ -52,8 +88,26 @@ def annotated(name: str) -> str:
         if not first_hit and any(step.hit for step in play.steps):
             first_hit = True
             notes.append("A hit: the lone man goes to the bar and must re-enter first.")
-        if not play.steps:
+        if rules.every_die_used and i < 2:
+            notes.append(
+                f"Tied lead dice ({dice[0]}-{dice[1]}): each side plays the double, the first "
+                "thrower first; then the lead is thrown again."
+            )
+        if rules.every_die_used and i == 2:
+            notes.append(
+                "The lead thrown again: Black throws higher and plays these dice as its first "
+                "roll, so Black plays twice in a row."
+            )
+        if play.opponent_steps and not shared:
+            shared = True
+            notes.append(
+                f"{side.capitalize()} cannot use every die: the opponent plays the rest on its "
+                "own men at once, written after + in its own numbering."
+            )
+        if not play.steps and not play.opponent_steps:
             notes.append("No legal step with this roll: a pass.")
+        elif not play.steps:
+            notes.append(f"{side.capitalize()} can use neither die: the opponent plays them.")
         variations: tuple[tuple, ...] = ()
         if i == 2:
             others = [p for p in legal_plays(before, dice, rules) if p.position != play.position]
@@ -80,7 +134,7 @@ def annotated(name: str) -> str:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for name in RULESET_NAMES:
+    for name in sys.argv[1:] or RULESET_NAMES:
         (OUT / f"{name}.jqt").write_text(annotated(name), encoding="utf-8")
         print(f"wrote {OUT / name}.jqt")
 

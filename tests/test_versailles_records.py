@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import lxml.html
 from click.testing import CliRunner
@@ -129,7 +130,7 @@ def test_the_schema_refuses_a_share_by_no_side() -> None:
 
 def test_the_score_sheet_shows_the_share() -> None:
     page = lxml.html.fromstring(scoresheet(etree.fromstring(_export(CANONICAL))))
-    rows = page.xpath("//table[contains(@class, 'turns')]/tbody/tr")
+    rows: Any = page.xpath("//table[contains(@class, 'turns')]/tbody/tr")
     cells = [[td.text_content().strip() for td in row.findall("td")] for row in rows]
     assert cells[0][1] == "6-1: 13/7 + 24/23"
     assert cells[1][1] == "6-6: + 24/18 18/12"

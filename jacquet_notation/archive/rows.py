@@ -267,7 +267,7 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
                 else:
                     black_pips -= moved
                     white_pips += hit
-                opponent_steps = getattr(play, "opponent_steps", ())
+                opponent_steps = play.opponent_steps
                 if opponent_steps:
                     # Versailles: the opponent's share, in its numbering, kept apart from the
                     # mover's steps; its pips are the opponent's (no hit: no hitting ruleset
