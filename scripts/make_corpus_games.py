@@ -18,8 +18,8 @@ from pathlib import Path
 from jacquet_notation.engine import legal_plays, score, winner
 from jacquet_notation.generate import game_record, written_play
 from jacquet_notation.notation import write_game
-from jacquet_notation.rules import RULESET_NAMES, Rules
 from jacquet_notation.position import Position
+from jacquet_notation.rules import RULESET_NAMES, Rules
 from jacquet_notation.selfplay import SelfPlayGame, SelfPlayTurn, play_game
 
 SEED = 1818
