@@ -290,6 +290,14 @@ class _Replayer:
             # played: then any roll was a pass. Otherwise the dice are needed.
             if written.moves:
                 return self.error("no-dice", "a play without its dice", written.span, index)
+            if self.rules.every_die_used:
+                return self.error(
+                    "no-dice",
+                    "a pass without its dice, where every die is used: the dice say what the "
+                    "opponent plays of them; write them, as in 6-1: + 24/18 18/17",
+                    written.span,
+                    index,
+                )
             playable = _playable_roll(position, self.rules)
             if playable is not None:
                 return self.error(
@@ -384,13 +392,32 @@ class _Replayer:
     ) -> str | None:
         """Name the common transcription slip that makes the play legal, if one does."""
         dice = written.dice or (0, 0)
+        shared = written.opponent_moves_as_pairs()
 
-        def legal_with(pos: Position, roll: tuple[int, int], pairs: list[tuple[int, int]]) -> bool:
+        def legal_with(
+            pos: Position,
+            roll: tuple[int, int],
+            pairs: list[tuple[int, int]],
+            share: list[tuple[int, int]] = shared,
+        ) -> bool:
             try:
-                validate_play(pos, roll, pairs, self.rules)
+                validate_play(pos, roll, pairs, self.rules, share)
             except JacquetError:
                 return False
             return True
+
+        if shared and _share_by_mover(position, moves, shared):
+            mover, opponent = _side_name(position.turn), _side_name(other(position.turn))
+            return (
+                f"{mover}'s own men moved in the share ({_pairs(shared)}): the share is "
+                f"{opponent}'s, played on {opponent}'s men in {opponent}'s numbering"
+            )
+        if shared and legal_with(position, dice, moves + shared, []):
+            # the mover's own steps written after the +: a share is the opponent's, on its men
+            return (
+                f"{_side_name(position.turn)}'s own steps written as "
+                f"{_side_name(other(position.turn))}'s share: {_pairs(moves + shared)}"
+            )
 
         def shift(point: int) -> int:
             if point in (0, 25):
@@ -417,6 +444,20 @@ class _Replayer:
                 f"a play of {_side_name(flipped.turn)}'s recorded under {_side_name(position.turn)}"
             )
         return None
+
+
+def _share_by_mover(
+    position: Position, moves: list[tuple[int, int]], shared: list[tuple[int, int]]
+) -> bool:
+    """A share played with the mover's men, the wrong side's (a transcription slip): every step
+    of the share starts where the mover has a man (before or after its own moves), and the
+    opponent none.
+    """
+    mover = position.turn
+    own = set(position.men(mover)) | {end for _, end in moves}
+    theirs = set(position.men(other(mover)))
+    starts = {start for start, _ in shared if 0 < start < 25}
+    return bool(starts) and starts <= own and not starts & theirs
 
 
 def _culprit(written: WrittenPlay, move: int | None) -> Span:
@@ -465,14 +506,15 @@ def closest_plays(written: WrittenPlay, legal: Sequence[Play], most: int = 3) ->
         )
 
     ranked = sorted(
-        (p for p in legal if p.steps),
+        (p for p in legal if p.steps or p.opponent_steps),
         key=lambda p: (-likeness(p)[0], -likeness(p)[1], p.notation()),
     )
-    refused = _canonical(written.moves)
+    refused = _canonical(written.moves, written.opponent_moves)
     dice = written.dice or (0, 0)
     texts: list[str] = []
     for play in ranked:
-        text = _canonical(written_play(written.side, written.turn, dice, play).moves)
+        suggested = written_play(written.side, written.turn, dice, play)
+        text = _canonical(suggested.moves, suggested.opponent_moves)
         if text != refused and text not in texts:
             texts.append(text)
             if len(texts) == most:
@@ -480,9 +522,13 @@ def closest_plays(written: WrittenPlay, legal: Sequence[Play], most: int = 3) ->
     return texts
 
 
-def _canonical(moves: Iterable[Move]) -> str:
-    """The moves of a play as the canonical writer spells them."""
-    return " ".join(move.notation() for move in moves)
+def _canonical(moves: Iterable[Move], share: Iterable[Move] = ()) -> str:
+    """The moves of a play (and the opponent's share) as the canonical writer spells them."""
+    text = " ".join(move.notation() for move in moves)
+    shared = " ".join(move.notation() for move in share)
+    if shared:
+        return f"{text} + {shared}" if text else f"+ {shared}"
+    return text
 
 
 def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
