@@ -67,6 +67,12 @@ def game_record(game: SelfPlayGame, number: int, seed: int, bot: str) -> GameRec
         "Result": result,
         "Rules": game.rules.name,
     }
+    # an option set apart from the named ruleset (every-die with jacquet, say) is a tag, so that
+    # the record is replayed under the rules it was played by
+    named = Rules.named(game.rules.name).options()
+    for option, value in game.rules.options().items():
+        if option != "ruleset" and named.get(option) != value:
+            tags[option.capitalize()] = value
     return GameRecord(tags=tags, plays=plays, result=result, index=number)
 
 

@@ -328,7 +328,9 @@ def _write_line(
                 if play is not None and after is not None:
                     write(inner)
                     with element(RESOLVED, {"position-after": after.key()}):
-                        for step in play.steps:
+                        played = play.steps
+                        shared = play.opponent_steps
+                        for number, step in enumerate(played + shared if shared else played):
                             # steps come from the engine: points 0..25, dice 1..6
                             step_attributes = {
                                 "from": points[step.start],
@@ -337,10 +339,12 @@ def _write_line(
                             }
                             if step.hit:
                                 step_attributes["hit"] = "yes"
+                            if shared and number >= len(played):
+                                step_attributes["by"] = sharer
                             write(inner2)
                             with element(STEP, step_attributes):
                                 pass
-                        if play.steps:
+                        if played or shared:
                             write(inner)
                 if ply.error is not None:
                     attached.add(id(ply.error))
