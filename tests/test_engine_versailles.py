@@ -7,12 +7,15 @@ use is lost.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from jacquet_notation.engine import Step, legal_plays, validate_play
 from jacquet_notation.errors import IllegalPlayError
 from jacquet_notation.position import Position
 from jacquet_notation.rules import Rules
+from jacquet_notation.selfplay import play_game
 
 VERSAILLES = Rules.named("versailles")
 
@@ -153,3 +156,37 @@ def test_a_share_left_out_to_keep_a_point_covered_names_the_seeds_clause() -> No
     with pytest.raises(IllegalPlayError) as caught:
         validate_play(SIX_ONLY, (6, 1), [(13, 7)], VERSAILLES)
     assert "uncovering" not in caught.value.message
+
+
+# -- self-play ----------------------------------------------------------------------------------
+
+
+def test_selfplay_plays_whole_turns_and_the_tied_lead() -> None:
+    games = [play_game(VERSAILLES, random.Random(seed), "greedy") for seed in range(40)]
+    tied = [game for game in games if game.tied_leads]
+    assert tied, "no tied lead in 40 games"
+    assert any(play_turn.play.opponent_steps for game in games for play_turn in game.turns)
+    for game in tied:
+        opening = game.turns[: 2 * len(game.tied_leads)]
+        assert [t.side for t in opening] == ["white", "black"] * len(game.tied_leads)
+        assert [t.dice for t in opening] == [(d, d) for d in game.tied_leads for _ in "wb"]
+        lead_turn = game.turns[len(opening)]
+        assert lead_turn.side == game.first
+        assert lead_turn.dice == (max(game.lead), min(game.lead))
+        assert game.start.turn == "white"
+    for game in games:
+        before = game.start
+        for turn in game.turns:
+            before = before.with_turn(turn.side)
+            legal = {play.position for play in legal_plays(before, turn.dice, VERSAILLES)}
+            assert turn.play.position in legal
+            before = turn.play.position
+        assert game.winner is not None
+
+
+def test_other_rulesets_throw_a_tied_lead_again_without_playing_it() -> None:
+    for seed in range(40):
+        game = play_game(Rules.named("jacquet"), random.Random(seed))
+        assert game.tied_leads == []
+        assert game.turns[0].side == game.first
+        assert game.turns[0].dice[0] != game.turns[0].dice[1]

@@ -17,7 +17,7 @@ from reference import best_plays, reference_plays
 
 from jacquet_notation.engine import legal_plays
 from jacquet_notation.errors import PositionError
-from jacquet_notation.position import Position, opposite_point
+from jacquet_notation.position import Position, Side, opposite_point, other
 from jacquet_notation.rules import Rules
 
 ROUTE = [*range(12, 0, -1), *range(24, 12, -1)]  # the opponent's route, in the mover's numbering
@@ -55,7 +55,7 @@ def hemmed_in(rng: random.Random) -> Position | None:
         men(rng, runs[first : first + 6], opponent)
     else:
         men(rng, rng.sample(free, min(len(free), rng.randint(5, 12))), opponent)
-    turn = rng.choice(("white", "black"))
+    turn: Side = rng.choice(("white", "black"))
     white, black = (mover, opponent) if turn == "white" else (opponent, mover)
     try:
         position = Position.from_counts(white, black, turn)
@@ -68,7 +68,7 @@ def hemmed_in(rng: random.Random) -> Position | None:
 def mover_leaves_dice(position: Position, dice: tuple[int, int], rules: Rules) -> bool:
     """Whether the mover's legal plays leave a die unused (by the reference, not the engine)."""
     side = position.turn
-    opponent = "black" if side == "white" else "white"
+    opponent = other(side)
     if dice[0] == dice[1]:
         roll = [dice[0]] * (dice[0] if rules.doubles == "squared" else 4)
     else:
