@@ -7,9 +7,11 @@ use is lost.
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
+from helpers import run
 
 from jacquet_notation.engine import Step, legal_plays, validate_play
 from jacquet_notation.errors import IllegalPlayError
@@ -190,3 +192,33 @@ def test_other_rulesets_throw_a_tied_lead_again_without_playing_it() -> None:
         assert game.tied_leads == []
         assert game.turns[0].side == game.first
         assert game.turns[0].dice[0] != game.turns[0].dice[1]
+
+
+# -- jacquet plays ------------------------------------------------------------------------------
+
+
+def test_the_plays_command_gives_the_share_apart_in_json() -> None:
+    result = run("plays", "--dice", "6-1", "--rules", "versailles", "--json", "--position",
+                 json.dumps(SIX_ONLY.to_json()))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    listing = json.loads(result.stdout)
+    assert len(listing) == 3
+    row = next(row for row in listing if row["opponent_steps"] == ["24/23"])
+    assert row["steps"] == "13/7"
+    after = Position.from_json(row["position"])
+    assert after.turn == "black"  # the opponent's own turn follows its share
+    assert after.men("black")[23] == 1 and after.men("white")[7] == 1
+    assert after.key() == row["key"]
+    # a roll the mover uses whole: the share is an empty list
+    whole = json.loads(run("plays", "--dice", "5-3", "--rules", "versailles", "--json").stdout)
+    assert [row["opponent_steps"] for row in whole] == [[]]
+
+
+def test_the_plays_command_shows_the_share_in_text_with_any_ruleset() -> None:
+    position = json.dumps(COURIER_BLOCKED.to_json())
+    result = run("plays", "--dice", "6-1", "--set", "every-die=yes", "--position", position)
+    assert result.returncode == 0, result.stderr
+    assert "6 distinct legal plays" in result.stdout
+    assert "  + 24/18 18/17 " in result.stdout
+    plain = run("plays", "--dice", "6-1", "--position", position)
+    assert "1 distinct legal play " in plain.stdout and "+" not in plain.stdout
