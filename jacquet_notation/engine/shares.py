@@ -15,6 +15,7 @@ from ..board_terms import point_name, side_name
 from ..errors import IllegalPlayError
 from ..position import Position, Side, other
 from ..rules import Rules
+from .facts import facts_of
 from .plays import Play, Step, dice_steps, make_play, make_position, notation_of
 from .quick import accept_quickly
 from .scoring import winner
@@ -90,24 +91,26 @@ def validate_turn(
             f"{side_name(mover)}'s roll (every-die: yes in the tags allows it)",
             move=len(moves),
         )
-    steps = dice_steps(dice, rules)
-    if not shared:
-        try:
-            quick = accept_quickly(position, dice, moves, rules)
-        except (TypeError, ValueError):
-            quick = None
-        if quick is not None and len(quick.steps) == len(steps):
-            return quick  # every die used by the mover: nothing to share
-    if winner(position) is not None:
-        raise IllegalPlayError("the game is over")
     try:
-        own = validate_steps(position, steps, moves, rules)
-    except IllegalPlayError:
-        if shared:
-            given_away = _given_away(position, steps, moves, rules)
-            if given_away is not None:
-                raise given_away from None
-        raise
+        own: Play | None = accept_quickly(position, dice, moves, rules)
+    except (TypeError, ValueError):
+        own = None  # malformed input: the careful path below says what is wrong
+    if own is not None and not shared:
+        a, b = dice
+        if len(own.steps) == (2 if a != b else a if facts_of(rules).double_steps == 0 else 4):
+            return own  # the common case: every die used by the mover, nothing to share
+    steps = dice_steps(dice, rules)
+    if own is None:
+        if winner(position) is not None:
+            raise IllegalPlayError("the game is over")
+        try:
+            own = validate_steps(position, steps, moves, rules)
+        except IllegalPlayError:
+            if shared:
+                given_away = _given_away(position, steps, moves, rules)
+                if given_away is not None:
+                    raise given_away from None
+            raise
     left = leftover(steps, own.steps)
     after = own.position
     if not left or winner(after) is not None:
@@ -119,22 +122,25 @@ def validate_turn(
             )
         return own
     share_ctx = Context(after, rules)
+    if shared:
+        try:
+            share = validate_steps(after, left, shared, rules)
+        except IllegalPlayError as error:
+            legal = Search(share_ctx, left).plays_by_state
+            raise _share_error(error, after, share_ctx, left, shared, legal, len(moves)) from None
+        final = make_position(share.position.packed_white, share.position.packed_black, opponent)
+        return make_play(own.steps, final, share.steps)
+    if not any(share_ctx.can_step(die) for die in set(left)):
+        return own  # the dice are lost: neither side can use them
     legal = Search(share_ctx, left).plays_by_state
     example = next(iter(legal.values()))
-    if not shared:
-        if not example:
-            return own  # the dice are lost: neither side can use them
-        clause = _clause(share_ctx, share_ctx.start, (), legal)
-        raise IllegalPlayError(
-            f"{side_name(opponent)} could have played {_dice_words(example)} "
-            f"({notation_of(example)}); the share is missing" + clause
-        )
-    try:
-        share = validate_steps(after, left, shared, rules)
-    except IllegalPlayError as error:
-        raise _share_error(error, after, share_ctx, left, shared, legal, len(moves)) from None
-    final = make_position(share.position.packed_white, share.position.packed_black, opponent)
-    return make_play(own.steps, final, share.steps)
+    if not example:
+        return own  # no share keeps the opponent's structure: lost too
+    clause = _clause(share_ctx, share_ctx.start, (), legal)
+    raise IllegalPlayError(
+        f"{side_name(opponent)} could have played {_dice_words(example)} "
+        f"({notation_of(example)}); the share is missing" + clause
+    )
 
 
 def _given_away(

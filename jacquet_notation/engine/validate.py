@@ -59,10 +59,7 @@ def validate_play(
     if not isinstance(moves, (list, tuple)):
         moves = list(moves)
     if opponent_moves or rules.every_die_used:
-        # imported here: shares builds on this module
-        from .shares import validate_turn
-
-        return validate_turn(position, dice, moves, rules, opponent_moves)
+        return shares.validate_turn(position, dice, moves, rules, opponent_moves)
     try:
         quick = accept_quickly(position, dice, moves, rules)
     except (TypeError, ValueError):
@@ -314,3 +311,8 @@ def try_step(
     if rule == REARMOST and point != top:
         return f"only a man on the rearmost point ({top}) may leave"
     return state + OFF_DELTA[point], STEP[die][point]
+
+
+# last: shares builds on this module (the package's __init__ imports this module first), and
+# the name is read at call time
+from . import shares  # noqa: E402
