@@ -15,8 +15,8 @@ from collections import Counter
 import pytest
 from reference import best_plays, reference_plays
 
-from jacquet_notation.engine import legal_plays
-from jacquet_notation.errors import PositionError
+from jacquet_notation.engine import legal_plays, validate_play
+from jacquet_notation.errors import IllegalPlayError, PositionError
 from jacquet_notation.position import Position, Side, opposite_point, other
 from jacquet_notation.rules import Rules
 
@@ -112,6 +112,14 @@ def test_whole_turns_agree_where_the_mover_cannot_use_every_die(text: str) -> No
         assert len(set(found)) == len(found), (position.to_json(), dice)
         expected = reference_plays(position, dice, rules)
         assert set(found) == expected, (position.to_json(), dice)
+        for play in plays[:3]:
+            # each whole turn, as written, validates to itself; without its share it is refused
+            moves = [(step.start, step.end) for step in play.steps]
+            share = [(step.start, step.end) for step in play.opponent_steps]
+            assert validate_play(position, dice, moves, rules, share).position == play.position
+            if share:
+                with pytest.raises(IllegalPlayError, match="the share is missing"):
+                    validate_play(position, dice, moves, rules)
         seen["positions"] += 1
         seen["doubles" if dice[0] == dice[1] else "non-doubles"] += 1
         seen["shared" if any(play.opponent_steps for play in plays) else "lost"] += 1

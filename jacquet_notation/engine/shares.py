@@ -121,15 +121,23 @@ def validate_turn(
                 move=len(moves),
             )
         return own
-    share_ctx = Context(after, rules)
     if shared:
         try:
-            share = validate_steps(after, left, shared, rules)
-        except IllegalPlayError as error:
-            legal = Search(share_ctx, left).plays_by_state
-            raise _share_error(error, after, share_ctx, left, shared, legal, len(moves)) from None
+            share: Play | None = accept_quickly(after, dice, shared, rules, left)
+        except (TypeError, ValueError):
+            share = None
+        if share is None:
+            try:
+                share = validate_steps(after, left, shared, rules)
+            except IllegalPlayError as error:
+                share_ctx = Context(after, rules)
+                legal = Search(share_ctx, left).plays_by_state
+                raise _share_error(
+                    error, after, share_ctx, left, shared, legal, len(moves)
+                ) from None
         final = make_position(share.position.packed_white, share.position.packed_black, opponent)
         return make_play(own.steps, final, share.steps)
+    share_ctx = Context(after, rules)
     if not any(share_ctx.can_step(die) for die in set(left)):
         return own  # the dice are lost: neither side can use them
     legal = Search(share_ctx, left).plays_by_state
