@@ -13,7 +13,7 @@ import random
 import pytest
 from helpers import run
 
-from jacquet_notation.engine import Step, legal_plays, validate_play
+from jacquet_notation.engine import Step, apply_play, legal_plays, validate_play
 from jacquet_notation.errors import IllegalPlayError
 from jacquet_notation.position import Position
 from jacquet_notation.rules import Rules
@@ -222,3 +222,12 @@ def test_the_plays_command_shows_the_share_in_text_with_any_ruleset() -> None:
     assert "  + 24/18 18/17 " in result.stdout
     plain = run("plays", "--dice", "6-1", "--position", position)
     assert "1 distinct legal play " in plain.stdout and "+" not in plain.stdout
+
+
+def test_apply_play_applies_the_share_too() -> None:
+    for play in legal_plays(COURIER_BLOCKED, (6, 1), VERSAILLES):
+        assert apply_play(COURIER_BLOCKED, play) == play.position
+    (play,) = [
+        p for p in legal_plays(SIX_ONLY, (6, 1), VERSAILLES) if p.opponent_steps[0].start == 24
+    ]
+    assert apply_play(SIX_ONLY, play.steps) != play.position  # the mover's part alone
