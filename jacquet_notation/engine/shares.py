@@ -15,7 +15,6 @@ from ..board_terms import point_name, side_name
 from ..errors import IllegalPlayError
 from ..position import Position, Side, other
 from ..rules import Rules
-from .facts import facts_of
 from .plays import Play, Step, dice_steps, make_play, make_position, notation_of
 from .quick import accept_quickly
 from .scoring import winner
@@ -71,17 +70,25 @@ def _final(share_ctx: Context, state: int, turn: Side) -> Position:
     return make_position(position.packed_white, position.packed_black, turn)
 
 
+def used_whole(play: Play, dice: Sequence[int], rules: Rules) -> bool:
+    """Whether ``play`` (the mover's part) uses every die of the roll ``dice``."""
+    a, b = dice
+    return len(play.steps) == (2 if a != b else a if rules.doubles == "squared" else 4)
+
+
 def validate_turn(
     position: Position,
     dice: Sequence[int],
     moves: Sequence[Sequence[int]],
     rules: Rules,
     opponent_moves: Iterable[Sequence[int]],
+    quick: Play | None = None,
 ) -> Play:
     """A whole Versailles turn as written: the mover's ``moves``, then the opponent's share.
 
     Accepts only when both parts are legal and nothing playable was left out. An error in the
     share points at ``len(moves) + i`` (its ``i``-th move), or at None when a die is the issue.
+    ``quick`` is the mover's part as :func:`.quick.accept_quickly` accepted it, if it did.
     """
     shared = [tuple(move) for move in opponent_moves]
     mover, opponent = position.turn, other(position.turn)
@@ -91,14 +98,7 @@ def validate_turn(
             f"{side_name(mover)}'s roll (every-die: yes in the tags allows it)",
             move=len(moves),
         )
-    try:
-        own: Play | None = accept_quickly(position, dice, moves, rules)
-    except (TypeError, ValueError):
-        own = None  # malformed input: the careful path below says what is wrong
-    if own is not None and not shared:
-        a, b = dice
-        if len(own.steps) == (2 if a != b else a if facts_of(rules).double_steps == 0 else 4):
-            return own  # the common case: every die used by the mover, nothing to share
+    own = quick
     steps = dice_steps(dice, rules)
     if own is None:
         if winner(position) is not None:

@@ -58,14 +58,18 @@ def validate_play(
     rules = rules or DEFAULT_RULES
     if not isinstance(moves, (list, tuple)):
         moves = list(moves)
-    if opponent_moves or rules.every_die_used:
-        return shares.validate_turn(position, dice, moves, rules, opponent_moves)
     try:
         quick = accept_quickly(position, dice, moves, rules)
     except (TypeError, ValueError):
         quick = None  # malformed input: the careful path below says what is wrong
-    if quick is not None:
-        return quick
+    if (
+        quick is not None
+        and not opponent_moves
+        and (not rules.every_die_used or shares.used_whole(quick, dice, rules))
+    ):
+        return quick  # (under every-die: the mover used every die, so nothing is shared)
+    if opponent_moves or rules.every_die_used:
+        return shares.validate_turn(position, dice, moves, rules, opponent_moves, quick)
     if winner(position) is not None:
         raise IllegalPlayError("the game is over")
     return validate_steps(position, dice_steps(dice, rules), moves, rules)
