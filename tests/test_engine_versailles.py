@@ -231,3 +231,11 @@ def test_apply_play_applies_the_share_too() -> None:
         p for p in legal_plays(SIX_ONLY, (6, 1), VERSAILLES) if p.opponent_steps[0].start == 24
     ]
     assert apply_play(SIX_ONLY, play.steps) != play.position  # the mover's part alone
+
+
+def test_moves_given_as_iterators_are_read_once() -> None:
+    none: list[tuple[int, int]] = []
+    play = validate_play(Position.start(), (5, 3), iter([(24, 16)]), Rules(), iter(none))
+    assert play.notation() == "24/19 19/16"
+    shared = validate_play(SIX_ONLY, (6, 1), iter([(13, 7)]), VERSAILLES, iter([(24, 23)]))
+    assert shared.notation() == "13/7 + 24/23"

@@ -58,6 +58,8 @@ def validate_play(
     rules = rules or DEFAULT_RULES
     if not isinstance(moves, (list, tuple)):
         moves = list(moves)
+    if opponent_moves.__class__ is not tuple:
+        opponent_moves = list(opponent_moves)  # an iterator's truth says nothing of its length
     try:
         quick = accept_quickly(position, dice, moves, rules)
     except (TypeError, ValueError):
