@@ -72,8 +72,8 @@ def test_accepts_exactly_the_legal_plays(name: str) -> None:
                 # rejected: no legal play moves exactly these men one die each
                 for legal_play in legal_plays(position, dice, rules):
                     steps = sorted((s.start, s.end) for s in legal_play.steps)
-                    if not rules.hitting:
-                        assert steps != sorted(simple)
+                    if not rules.hitting and not legal_play.opponent_steps:
+                        assert steps != sorted(simple)  # (a Versailles share left unwritten)
                 continue
             accepted += 1
             assert play.position in legal

@@ -7,12 +7,17 @@ use is lost.
 
 from __future__ import annotations
 
-import pytest
+import json
+import random
 
-from jacquet_notation.engine import Step, legal_plays, validate_play
+import pytest
+from helpers import run
+
+from jacquet_notation.engine import Step, apply_play, legal_plays, validate_play
 from jacquet_notation.errors import IllegalPlayError
 from jacquet_notation.position import Position
 from jacquet_notation.rules import Rules
+from jacquet_notation.selfplay import play_game
 
 VERSAILLES = Rules.named("versailles")
 
@@ -153,3 +158,84 @@ def test_a_share_left_out_to_keep_a_point_covered_names_the_seeds_clause() -> No
     with pytest.raises(IllegalPlayError) as caught:
         validate_play(SIX_ONLY, (6, 1), [(13, 7)], VERSAILLES)
     assert "uncovering" not in caught.value.message
+
+
+# -- self-play ----------------------------------------------------------------------------------
+
+
+def test_selfplay_plays_whole_turns_and_the_tied_lead() -> None:
+    games = [play_game(VERSAILLES, random.Random(seed), "greedy") for seed in range(40)]
+    tied = [game for game in games if game.tied_leads]
+    assert tied, "no tied lead in 40 games"
+    assert any(play_turn.play.opponent_steps for game in games for play_turn in game.turns)
+    for game in tied:
+        opening = game.turns[: 2 * len(game.tied_leads)]
+        assert [t.side for t in opening] == ["white", "black"] * len(game.tied_leads)
+        assert [t.dice for t in opening] == [(d, d) for d in game.tied_leads for _ in "wb"]
+        lead_turn = game.turns[len(opening)]
+        assert lead_turn.side == game.first
+        assert lead_turn.dice == (max(game.lead), min(game.lead))
+        assert game.start.turn == "white"
+    for game in games:
+        before = game.start
+        for turn in game.turns:
+            before = before.with_turn(turn.side)
+            legal = {play.position for play in legal_plays(before, turn.dice, VERSAILLES)}
+            assert turn.play.position in legal
+            before = turn.play.position
+        assert game.winner is not None
+
+
+def test_other_rulesets_throw_a_tied_lead_again_without_playing_it() -> None:
+    for seed in range(40):
+        game = play_game(Rules.named("jacquet"), random.Random(seed))
+        assert game.tied_leads == []
+        assert game.turns[0].side == game.first
+        assert game.turns[0].dice[0] != game.turns[0].dice[1]
+
+
+# -- jacquet plays ------------------------------------------------------------------------------
+
+
+def test_the_plays_command_gives_the_share_apart_in_json() -> None:
+    result = run("plays", "--dice", "6-1", "--rules", "versailles", "--json", "--position",
+                 json.dumps(SIX_ONLY.to_json()))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    listing = json.loads(result.stdout)
+    assert len(listing) == 3
+    row = next(row for row in listing if row["opponent_steps"] == ["24/23"])
+    assert row["steps"] == "13/7"
+    after = Position.from_json(row["position"])
+    assert after.turn == "black"  # the opponent's own turn follows its share
+    assert after.men("black")[23] == 1 and after.men("white")[7] == 1
+    assert after.key() == row["key"]
+    # a roll the mover uses whole: the share is an empty list
+    whole = json.loads(run("plays", "--dice", "5-3", "--rules", "versailles", "--json").stdout)
+    assert [row["opponent_steps"] for row in whole] == [[]]
+
+
+def test_the_plays_command_shows_the_share_in_text_with_any_ruleset() -> None:
+    position = json.dumps(COURIER_BLOCKED.to_json())
+    result = run("plays", "--dice", "6-1", "--set", "every-die=yes", "--position", position)
+    assert result.returncode == 0, result.stderr
+    assert "6 distinct legal plays" in result.stdout
+    assert "  + 24/18 18/17 " in result.stdout
+    plain = run("plays", "--dice", "6-1", "--position", position)
+    assert "1 distinct legal play " in plain.stdout and "+" not in plain.stdout
+
+
+def test_apply_play_applies_the_share_too() -> None:
+    for play in legal_plays(COURIER_BLOCKED, (6, 1), VERSAILLES):
+        assert apply_play(COURIER_BLOCKED, play) == play.position
+    (play,) = [
+        p for p in legal_plays(SIX_ONLY, (6, 1), VERSAILLES) if p.opponent_steps[0].start == 24
+    ]
+    assert apply_play(SIX_ONLY, play.steps) != play.position  # the mover's part alone
+
+
+def test_moves_given_as_iterators_are_read_once() -> None:
+    none: list[tuple[int, int]] = []
+    play = validate_play(Position.start(), (5, 3), iter([(24, 16)]), Rules(), iter(none))
+    assert play.notation() == "24/19 19/16"
+    shared = validate_play(SIX_ONLY, (6, 1), iter([(13, 7)]), VERSAILLES, iter([(24, 23)]))
+    assert shared.notation() == "13/7 + 24/23"

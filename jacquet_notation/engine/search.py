@@ -124,10 +124,7 @@ def legal_plays(position: Position, dice: Sequence[int], rules: Rules | None = N
     if winner(position) is not None:
         return []
     if rules.every_die_used:
-        # imported here: shares builds on this module
-        from .shares import whole_turns
-
-        return whole_turns(position, dice_steps(dice, rules), rules)
+        return shares.whole_turns(position, dice_steps(dice, rules), rules)
     ctx = Context(position, rules)
     return Search(ctx, dice_steps(dice, rules)).plays()
 
@@ -186,3 +183,8 @@ def most_off(state: int, dice: list[int]) -> int:
 def may_bear_off(ctx: Context, pips: int) -> bool:
     mover = ctx.start & MOVER
     return highest(mover) - pips <= 6
+
+
+# last: shares builds on this module (the package's __init__ imports this module first), and
+# the name is read at call time
+from . import shares  # noqa: E402

@@ -70,17 +70,25 @@ def _final(share_ctx: Context, state: int, turn: Side) -> Position:
     return make_position(position.packed_white, position.packed_black, turn)
 
 
+def used_whole(play: Play, dice: Sequence[int], rules: Rules) -> bool:
+    """Whether ``play`` (the mover's part) uses every die of the roll ``dice``."""
+    a, b = dice
+    return len(play.steps) == (2 if a != b else a if rules.doubles == "squared" else 4)
+
+
 def validate_turn(
     position: Position,
     dice: Sequence[int],
     moves: Sequence[Sequence[int]],
     rules: Rules,
     opponent_moves: Iterable[Sequence[int]],
+    quick: Play | None = None,
 ) -> Play:
     """A whole Versailles turn as written: the mover's ``moves``, then the opponent's share.
 
     Accepts only when both parts are legal and nothing playable was left out. An error in the
     share points at ``len(moves) + i`` (its ``i``-th move), or at None when a die is the issue.
+    ``quick`` is the mover's part as :func:`.quick.accept_quickly` accepted it, if it did.
     """
     shared = [tuple(move) for move in opponent_moves]
     mover, opponent = position.turn, other(position.turn)
@@ -90,24 +98,19 @@ def validate_turn(
             f"{side_name(mover)}'s roll (every-die: yes in the tags allows it)",
             move=len(moves),
         )
+    own = quick
     steps = dice_steps(dice, rules)
-    if not shared:
+    if own is None:
+        if winner(position) is not None:
+            raise IllegalPlayError("the game is over")
         try:
-            quick = accept_quickly(position, dice, moves, rules)
-        except (TypeError, ValueError):
-            quick = None
-        if quick is not None and len(quick.steps) == len(steps):
-            return quick  # every die used by the mover: nothing to share
-    if winner(position) is not None:
-        raise IllegalPlayError("the game is over")
-    try:
-        own = validate_steps(position, steps, moves, rules)
-    except IllegalPlayError:
-        if shared:
-            given_away = _given_away(position, steps, moves, rules)
-            if given_away is not None:
-                raise given_away from None
-        raise
+            own = validate_steps(position, steps, moves, rules)
+        except IllegalPlayError:
+            if shared:
+                given_away = _given_away(position, steps, moves, rules)
+                if given_away is not None:
+                    raise given_away from None
+            raise
     left = leftover(steps, own.steps)
     after = own.position
     if not left or winner(after) is not None:
@@ -118,23 +121,34 @@ def validate_turn(
                 move=len(moves),
             )
         return own
+    if shared:
+        try:
+            share: Play | None = accept_quickly(after, dice, shared, rules, left)
+        except (TypeError, ValueError):
+            share = None
+        if share is None:
+            try:
+                share = validate_steps(after, left, shared, rules)
+            except IllegalPlayError as error:
+                share_ctx = Context(after, rules)
+                legal = Search(share_ctx, left).plays_by_state
+                raise _share_error(
+                    error, after, share_ctx, left, shared, legal, len(moves)
+                ) from None
+        final = make_position(share.position.packed_white, share.position.packed_black, opponent)
+        return make_play(own.steps, final, share.steps)
     share_ctx = Context(after, rules)
+    if not any(share_ctx.can_step(die) for die in set(left)):
+        return own  # the dice are lost: neither side can use them
     legal = Search(share_ctx, left).plays_by_state
     example = next(iter(legal.values()))
-    if not shared:
-        if not example:
-            return own  # the dice are lost: neither side can use them
-        clause = _clause(share_ctx, share_ctx.start, (), legal)
-        raise IllegalPlayError(
-            f"{side_name(opponent)} could have played {_dice_words(example)} "
-            f"({notation_of(example)}); the share is missing" + clause
-        )
-    try:
-        share = validate_steps(after, left, shared, rules)
-    except IllegalPlayError as error:
-        raise _share_error(error, after, share_ctx, left, shared, legal, len(moves)) from None
-    final = make_position(share.position.packed_white, share.position.packed_black, opponent)
-    return make_play(own.steps, final, share.steps)
+    if not example:
+        return own  # no share keeps the opponent's structure: lost too
+    clause = _clause(share_ctx, share_ctx.start, (), legal)
+    raise IllegalPlayError(
+        f"{side_name(opponent)} could have played {_dice_words(example)} "
+        f"({notation_of(example)}); the share is missing" + clause
+    )
 
 
 def _given_away(

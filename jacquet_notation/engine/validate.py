@@ -58,17 +58,20 @@ def validate_play(
     rules = rules or DEFAULT_RULES
     if not isinstance(moves, (list, tuple)):
         moves = list(moves)
-    if opponent_moves or rules.every_die_used:
-        # imported here: shares builds on this module
-        from .shares import validate_turn
-
-        return validate_turn(position, dice, moves, rules, opponent_moves)
+    if opponent_moves.__class__ is not tuple:
+        opponent_moves = list(opponent_moves)  # an iterator's truth says nothing of its length
     try:
         quick = accept_quickly(position, dice, moves, rules)
     except (TypeError, ValueError):
         quick = None  # malformed input: the careful path below says what is wrong
-    if quick is not None:
-        return quick
+    if (
+        quick is not None
+        and not opponent_moves
+        and (not rules.every_die_used or shares.used_whole(quick, dice, rules))
+    ):
+        return quick  # (under every-die: the mover used every die, so nothing is shared)
+    if opponent_moves or rules.every_die_used:
+        return shares.validate_turn(position, dice, moves, rules, opponent_moves, quick)
     if winner(position) is not None:
         raise IllegalPlayError("the game is over")
     return validate_steps(position, dice_steps(dice, rules), moves, rules)
@@ -314,3 +317,8 @@ def try_step(
     if rule == REARMOST and point != top:
         return f"only a man on the rearmost point ({top}) may leave"
     return state + OFF_DELTA[point], STEP[die][point]
+
+
+# last: shares builds on this module (the package's __init__ imports this module first), and
+# the name is read at call time
+from . import shares  # noqa: E402
