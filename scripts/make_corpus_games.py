@@ -15,54 +15,21 @@ import random
 import sys
 from pathlib import Path
 
-from jacquet_notation.engine import legal_plays, score, winner
+from jacquet_notation.engine import legal_plays
 from jacquet_notation.generate import game_record, written_play
 from jacquet_notation.notation import write_game
-from jacquet_notation.position import Position
 from jacquet_notation.rules import RULESET_NAMES, Rules
-from jacquet_notation.selfplay import SelfPlayGame, SelfPlayTurn, play_game
+from jacquet_notation.selfplay import play_game
 
 SEED = 1818
 OUT = Path("corpus/valid")
 
 
-def tied_lead_game(rules: Rules, rng: random.Random, tie: int) -> SelfPlayGame:
-    """A game opening with tied lead dice (every die is used, docs/rules.md): each side plays
-    the double ``tie``, White first, then the lead is thrown again and Black, throwing higher,
-    plays its dice: Black plays twice in a row. Self-play never ties a lead, so the rest of the
-    game is played here, each side choosing among the engine's whole turns at random.
-    """
-    position = Position.start()
-    game = SelfPlayGame(rules=rules, lead=(tie, tie), first="white", start=position)
-    rolls: list[tuple[int, int]] = [(tie, tie), (tie, tie), (5, 3)]
-    while True:
-        if len(game.turns) == 2:
-            position = position.with_turn("black")  # Black won the lead thrown again
-        dice = rolls[len(game.turns)] if len(game.turns) < len(rolls) else _roll(rng)
-        plays = legal_plays(position, dice, rules)
-        play = plays[rng.randrange(len(plays))]
-        game.turns.append(SelfPlayTurn(position.turn, dice, play))
-        position = play.position
-        won = winner(position)
-        if won is not None:
-            game.winner, game.points = won, score(position, won, rules, False)
-            game.final = position
-            return game
-
-
-def _roll(rng: random.Random) -> tuple[int, int]:
-    a, b = rng.randint(1, 6), rng.randint(1, 6)
-    return (a, b) if a >= b else (b, a)
-
-
 def annotated(name: str) -> str:
     rules = Rules.named(name)
     rng = random.Random(f"{SEED}-{name}")
-    if rules.every_die_used:
-        game = tied_lead_game(rules, rng, 2)
-    else:
-        game = play_game(rules, rng, "greedy")
-    bot = "random" if rules.every_die_used else "greedy"
+    game = play_game(rules, rng, "greedy")
+    bot = "greedy"
     record = game_record(game, 1, SEED, bot)
     record.tags["Event"] = f"Corpus game for the {name} ruleset"
     record.tags["Source"] = f"jacquet-notation self-play, seed '{SEED}-{name}', {bot} bot"
@@ -88,15 +55,18 @@ def annotated(name: str) -> str:
         if not first_hit and any(step.hit for step in play.steps):
             first_hit = True
             notes.append("A hit: the lone man goes to the bar and must re-enter first.")
-        if rules.every_die_used and i < 2:
+        tied = 2 * len(game.tied_leads)
+        if i < tied and i % 2 == 0:
             notes.append(
                 f"Tied lead dice ({dice[0]}-{dice[1]}): each side plays the double, the first "
                 "thrower first; then the lead is thrown again."
             )
-        if rules.every_die_used and i == 2:
+        if tied and i == tied:
+            twice = side == game.turns[i - 1].side
             notes.append(
-                "The lead thrown again: Black throws higher and plays these dice as its first "
-                "roll, so Black plays twice in a row."
+                f"The lead thrown again: {side.capitalize()} throws higher and plays these dice "
+                "as its first roll"
+                + (f", so {side.capitalize()} plays twice in a row." if twice else ".")
             )
         if play.opponent_steps and not shared:
             shared = True
@@ -106,6 +76,8 @@ def annotated(name: str) -> str:
             )
         if not play.steps and not play.opponent_steps:
             notes.append("No legal step with this roll: a pass.")
+            if rules.every_die_used:
+                notes.append("Neither side can use these dice: they are lost.")
         elif not play.steps:
             notes.append(f"{side.capitalize()} can use neither die: the opponent plays them.")
         variations: tuple[tuple, ...] = ()

@@ -175,7 +175,7 @@ def test_the_corpus_game_validates_with_shares_and_a_tied_lead() -> None:
     assert game.errors == [] and game.winner is not None
     sides = [ply.side for ply in game.plies]
     assert sides[:3] == ["white", "black", "black"]  # the tied lead, then Black leads
-    assert [ply.written.dice for ply in game.plies[:2]] == [(2, 2), (2, 2)]
+    assert [ply.written.dice for ply in game.plies[:2]] == [(4, 4), (4, 4)]
     shared = [ply for ply in game.plies if ply.written.opponent_moves]
     assert shared and all(ply.play and ply.play.opponent_steps for ply in shared)
     # the comments mark the tied lead and the first shared die
@@ -272,6 +272,20 @@ def test_generate_plays_shares_and_its_records_validate(tmp_path: Path) -> None:
     assert any(play.opponent_moves for record in records for play in record.plays)
     for record in records:
         assert replay(record).errors == []
+
+
+def test_generated_tied_leads_are_numbered_and_replay() -> None:
+    records = list(generate_records(30, 5, Rules.named("versailles")))
+    twice = [
+        record
+        for record in records
+        if any(a.side == b.side for a, b in itertools.pairwise(record.plays))
+    ]
+    assert twice  # a tied lead won by its second thrower, who then plays twice in a row
+    for record in twice:
+        text = write_game(record)
+        assert parse_game(text) == record  # the numbers say it: 1... then 2...
+        assert replay(parse_game(text)).errors == []
 
 
 def test_the_replayed_xml_marks_the_resolved_share() -> None:
