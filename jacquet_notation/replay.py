@@ -28,12 +28,14 @@ _RULES_TAG = "Rules"
 
 
 class _Lead(enum.Enum):
-    """Where a tied lead stands (every die is used, the ordinary opening)."""
+    """The lead to be played (every die is used, the ordinary opening): either side may play."""
 
-    #: the lead is (thrown again and) to be played: either side may play next
     OPEN = "open"
-    #: the first thrower played the tied double: the other side plays the same double
-    TIED = "tied"
+
+
+#: where the lead stands before a play: open (thrown, or thrown again), the tied double the
+#: first thrower has just played (the other side plays it too), or None once the lead is played
+_LeadState = _Lead | tuple[int, int] | None
 
 
 class ReplayError(JacquetError):
@@ -185,7 +187,7 @@ class _Replayer:
         first_index: int,
         prime_seen: dict[Side, bool],
         main: bool,
-        lead: _Lead | None = None,
+        lead: _LeadState = None,
     ) -> tuple[list[ReplayedPly], Position, list[ReplayError]]:
         """Replay ``plays`` from ``start``; ``lead``: where the lead stands (a tied lead)."""
         position = start
@@ -198,7 +200,7 @@ class _Replayer:
         # thrown again (docs/rules.md), so the lead can last several plays; None once it is over.
         if lead is None and first_index == 0 and ordinary_opening and rules.every_die_used:
             lead = _Lead.OPEN
-        leads: list[_Lead | None] = []  # the lead before each play, for its variations
+        leads: list[_LeadState] = []  # the lead before each play, for its variations
         index = first_index - 1
         for offset, written in enumerate(plays):
             index += 1
@@ -225,7 +227,7 @@ class _Replayer:
             else:
                 problem = None
             if lead is not None and problem is None:
-                problem, lead = self._lead(written, index, lead, plays, offset)
+                problem, lead = self._lead(written, index, lead)
             if problem is None:
                 try:
                     if dice is None:  # a checked pass: no roll could be played
@@ -322,28 +324,23 @@ class _Replayer:
         return None
 
     def _lead(
-        self,
-        written: WrittenPlay,
-        index: int,
-        lead: _Lead,
-        plays: Sequence[WrittenPlay],
-        offset: int,
-    ) -> tuple[ReplayError | None, _Lead | None]:
+        self, written: WrittenPlay, index: int, lead: _Lead | tuple[int, int]
+    ) -> tuple[ReplayError | None, _LeadState]:
         """The lead under every die: a double is a tied lead both sides play, then it is thrown
         again; the first roll that is not a double is the lead itself, and ends it.
         """
         dice = written.dice
         if lead is _Lead.OPEN:
             if dice is not None and dice[0] == dice[1]:
-                return None, _Lead.TIED  # the first thrower plays the tied double
+                return None, dice  # the first thrower plays the tied double
             return None, None
-        # the second thrower plays the same double, then the lead is thrown again
-        tied = plays[offset - 1].dice if offset > 0 else None
-        if dice != tied and tied is not None:
+        assert isinstance(lead, tuple)
+        if dice != lead:
+            # the second thrower plays the same double, then the lead is thrown again
             return (
                 self.error(
                     "tied-lead",
-                    f"the lead dice were tied ({tied[0]}-{tied[1]}): "
+                    f"the lead dice were tied ({lead[0]}-{lead[1]}): "
                     f"{_side_name(written.side)} plays that double too, "
                     "before the lead is thrown again",
                     written.span,

@@ -226,6 +226,14 @@ def test_the_tied_lead_wants_the_same_double() -> None:
     assert "the lead dice were tied (2-2)" in error.message
 
 
+def test_a_variation_of_the_tie_is_held_to_the_same_double() -> None:
+    good = OPENING.replace("1... 2-2: 24/22 22/20", "1... 2-2: 24/22 22/20 (1... 2-2: 24/22/20)")
+    assert _errors(good) == []
+    bad = OPENING.replace("1... 2-2: 24/22 22/20", "1... 2-2: 24/22 22/20 (1... 3-3: 24/21/15)")
+    (error,) = _errors(bad)
+    assert error.kind == "tied-lead" and (error.line, error.column) == (5, 49)
+
+
 def test_the_named_errors_at_their_turn() -> None:
     cases = [
         # a missing share
