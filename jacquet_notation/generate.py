@@ -7,34 +7,51 @@ the notation's world, so that they can be written in canonical notation and read
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from .engine import Play
+from .engine import Play, Step
 from .record import GameRecord, Move, WrittenPlay
 from .rules import Rules
 from .selfplay import Bot, SelfPlayGame, play_game
 
 
 def written_play(side: str, turn: int, dice: tuple[int, int], play: Play) -> WrittenPlay:
-    """The play as a transcriber would write it: one move a die, repeated steps counted."""
+    """The play as a transcriber would write it: one move a die, repeated steps counted.
+
+    A whole Versailles turn writes the opponent's share after the mover's moves, in the
+    opponent's numbering, as the engine gives it (docs/notation.md).
+    """
+    high, low = max(dice), min(dice)
+    return WrittenPlay(
+        side=side,  # type: ignore[arg-type]
+        turn=turn,
+        dice=(high, low),
+        moves=_moves(play.steps),
+        opponent_moves=_moves(play.opponent_steps) if play.opponent_steps else (),
+    )
+
+
+def _moves(steps: Iterable[Step]) -> tuple[Move, ...]:
     moves: list[Move] = []
-    for step in play.steps:
+    for step in steps:
         if moves and (moves[-1].start, moves[-1].end) == (step.start, step.end):
             last = moves[-1]
             moves[-1] = Move(last.start, last.end, last.count + 1, last.hit or step.hit)
         else:
             moves.append(Move(step.start, step.end, 1, step.hit))
-    high, low = max(dice), min(dice)
-    return WrittenPlay(side=side, turn=turn, dice=(high, low), moves=tuple(moves))  # type: ignore[arg-type]
+    return tuple(moves)
 
 
 def game_record(game: SelfPlayGame, number: int, seed: int, bot: str) -> GameRecord:
     """A record of one self-play game, tagged so that it says where it came from."""
     plays: list[WrittenPlay] = []
     turn = 1
+    previous = None
     for ply, (side, dice, play) in enumerate(game.turns):
-        if side == "white" and ply > 0:
+        # a new turn at White's play, or at Black's second in a row (after a tied lead)
+        if ply > 0 and (side == "white" or side == previous):
             turn += 1
+        previous = side
         plays.append(written_play(side, turn, dice, play))
     if game.winner is None:
         result = "*"
@@ -50,6 +67,12 @@ def game_record(game: SelfPlayGame, number: int, seed: int, bot: str) -> GameRec
         "Result": result,
         "Rules": game.rules.name,
     }
+    # an option set apart from the named ruleset (every-die with jacquet, say) is a tag, so that
+    # the record is replayed under the rules it was played by
+    named = Rules.named(game.rules.name).options()
+    for option, value in game.rules.options().items():
+        if option != "ruleset" and named.get(option) != value:
+            tags[option.capitalize()] = value
     return GameRecord(tags=tags, plays=plays, result=result, index=number)
 
 

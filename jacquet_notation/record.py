@@ -101,6 +101,10 @@ class WrittenPlay:
     ``dice`` are kept high first (the order of two dice carries no meaning) and are ``None`` only
     for a pass written without them. ``variations`` are the alternatives an annotator gave to
     this play, each a line of plays starting with the same side and turn.
+
+    ``opponent_moves`` is the opponent's share of the dice under "every die is used" (Jacquet de
+    Versailles, docs/rules.md): the dice the mover could not use, played by the opponent in the
+    same turn, written after `` + `` and kept in the opponent's own numbering, as written.
     """
 
     side: Side
@@ -112,13 +116,19 @@ class WrittenPlay:
     comments: tuple[str, ...] = ()
     comments_before: tuple[str, ...] = ()
     variations: tuple[tuple[WrittenPlay, ...], ...] = ()
+    opponent_moves: tuple[Move, ...] = ()
     text: str = field(default="", compare=False, repr=False)
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
     @property
     def is_pass(self) -> bool:
-        """True when no man moves: ``6-6: pass``, ``6-6: --``, ``6-6:`` or ``pass``."""
+        """True when none of the mover's men moves: ``6-6: pass``, ``pass``, ``6-1: + 24/18``."""
         return not self.moves
+
+    @property
+    def has_share(self) -> bool:
+        """True when the opponent played a share of the dice (`` + `` in the record)."""
+        return bool(self.opponent_moves)
 
     @property
     def is_double(self) -> bool:
@@ -127,15 +137,23 @@ class WrittenPlay:
 
     def moves_as_pairs(self) -> list[tuple[int, int]]:
         """The moves as ``(start, end)`` pairs, a repeated move repeated: what the engine checks."""
-        # A loop rather than a nested comprehension: the replay calls this for every play.
-        pairs: list[tuple[int, int]] = []
-        for move in self.moves:
-            count = move[2]
-            if count == 1:
-                pairs.append(move[:2])
-            else:
-                pairs += [move[:2]] * count
-        return pairs
+        return _pairs(self.moves)
+
+    def opponent_moves_as_pairs(self) -> list[tuple[int, int]]:
+        """The opponent's share as ``(start, end)`` pairs, in the opponent's numbering."""
+        return _pairs(self.opponent_moves) if self.opponent_moves else []
+
+
+def _pairs(moves: tuple[Move, ...]) -> list[tuple[int, int]]:
+    # A loop rather than a nested comprehension: the replay calls this for every play.
+    pairs: list[tuple[int, int]] = []
+    for move in moves:
+        count = move[2]
+        if count == 1:
+            pairs.append(move[:2])
+        else:
+            pairs += [move[:2]] * count
+    return pairs
 
 
 class MatchHeader(NamedTuple):

@@ -7,6 +7,7 @@ error. Variations are replayed from the position before the play they replace, a
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -24,6 +25,17 @@ from .rules import Rules
 
 #: tags that are not rule options (everything else matching an option name is an override)
 _RULES_TAG = "Rules"
+
+
+class _Lead(enum.Enum):
+    """The lead to be played (every die is used, the ordinary opening): either side may play."""
+
+    OPEN = "open"
+
+
+#: where the lead stands before a play: open (thrown, or thrown again), the tied double the
+#: first thrower has just played (the other side plays it too), or None once the lead is played
+_LeadState = _Lead | tuple[int, int] | None
 
 
 class ReplayError(JacquetError):
@@ -175,16 +187,27 @@ class _Replayer:
         first_index: int,
         prime_seen: dict[Side, bool],
         main: bool,
+        lead: _LeadState = None,
     ) -> tuple[list[ReplayedPly], Position, list[ReplayError]]:
+        """Replay ``plays`` from ``start``; ``lead``: where the lead stands (a tied lead)."""
         position = start
         plies: list[ReplayedPly] = []
         errors: list[ReplayError] = []
         stopped = False
         rules = self.rules
         ordinary_opening = rules.opening == "ordinary"
+        # Tied lead dice under "every die is used": each side plays the double, then the lead is
+        # thrown again (docs/rules.md), so the lead can last several plays; None once it is over.
+        if lead is None and first_index == 0 and ordinary_opening and rules.every_die_used:
+            lead = _Lead.OPEN
+        leads: list[_LeadState] = []  # the lead before each play, for its variations
         index = first_index - 1
         for offset, written in enumerate(plays):
             index += 1
+            if lead is _Lead.OPEN and not stopped and written.side != position.turn:
+                # the lead thrown again: its higher thrower, either side, plays next
+                position = position.with_turn(written.side)
+            leads.append(lead)
             ply = ReplayedPly(index, written, position, None, None, None, [])
             plies.append(ply)
             if stopped:
@@ -203,12 +226,20 @@ class _Replayer:
                 problem = self._check_play(written, position, index, plays, offset)
             else:
                 problem = None
+            if lead is not None and problem is None:
+                problem, lead = self._lead(written, index, lead)
             if problem is None:
                 try:
                     if dice is None:  # a checked pass: no roll could be played
                         play = legal_plays(position, (6, 5), rules)[0]
                     else:
-                        play = validate_play(position, dice, written.moves_as_pairs(), rules)
+                        play = validate_play(
+                            position,
+                            dice,
+                            written.moves_as_pairs(),
+                            rules,
+                            written.opponent_moves_as_pairs() if written.opponent_moves else (),
+                        )
                 except IllegalPlayError as illegal:
                     problem = self._illegal(written, position, index, illegal, plays, offset)
                 else:
@@ -227,7 +258,7 @@ class _Replayer:
                 continue
             for variation in written.variations:
                 branch, _, branch_errors = self.line(
-                    variation, ply.before, index, dict(prime_seen), main=False
+                    variation, ply.before, index, dict(prime_seen), False, leads[offset]
                 )
                 ply.variations.append(branch)
                 errors.extend(branch_errors)
@@ -261,6 +292,14 @@ class _Replayer:
             # played: then any roll was a pass. Otherwise the dice are needed.
             if written.moves:
                 return self.error("no-dice", "a play without its dice", written.span, index)
+            if self.rules.every_die_used:
+                return self.error(
+                    "no-dice",
+                    "a pass without its dice, where every die is used: the dice say what the "
+                    "opponent plays of them; write them, as in 6-1: + 24/18 18/17",
+                    written.span,
+                    index,
+                )
             playable = _playable_roll(position, self.rules)
             if playable is not None:
                 return self.error(
@@ -272,8 +311,8 @@ class _Replayer:
                 )
         if index == 0 and self.rules.opening == "ordinary" and written.dice is not None:
             high, low = written.dice
-            if high != low:
-                return None
+            if high != low or self.rules.every_die_used:
+                return None  # under every die, a double at the lead is a tied lead (_lead)
             return self.error(
                 "double-opening",
                 f"the first roll of a game cannot be a double ({high}-{low}) "
@@ -283,6 +322,33 @@ class _Replayer:
                 index,
             )
         return None
+
+    def _lead(
+        self, written: WrittenPlay, index: int, lead: _Lead | tuple[int, int]
+    ) -> tuple[ReplayError | None, _LeadState]:
+        """The lead under every die: a double is a tied lead both sides play, then it is thrown
+        again; the first roll that is not a double is the lead itself, and ends it.
+        """
+        dice = written.dice
+        if lead is _Lead.OPEN:
+            if dice is not None and dice[0] == dice[1]:
+                return None, dice  # the first thrower plays the tied double
+            return None, None
+        assert isinstance(lead, tuple)
+        if dice != lead:
+            # the second thrower plays the same double, then the lead is thrown again
+            return (
+                self.error(
+                    "tied-lead",
+                    f"the lead dice were tied ({lead[0]}-{lead[1]}): "
+                    f"{_side_name(written.side)} plays that double too, "
+                    "before the lead is thrown again",
+                    written.span,
+                    index,
+                ),
+                None,
+            )
+        return None, _Lead.OPEN
 
     def _illegal(
         self,
@@ -323,13 +389,32 @@ class _Replayer:
     ) -> str | None:
         """Name the common transcription slip that makes the play legal, if one does."""
         dice = written.dice or (0, 0)
+        shared = written.opponent_moves_as_pairs()
 
-        def legal_with(pos: Position, roll: tuple[int, int], pairs: list[tuple[int, int]]) -> bool:
+        def legal_with(
+            pos: Position,
+            roll: tuple[int, int],
+            pairs: list[tuple[int, int]],
+            share: list[tuple[int, int]] = shared,
+        ) -> bool:
             try:
-                validate_play(pos, roll, pairs, self.rules)
+                validate_play(pos, roll, pairs, self.rules, share)
             except JacquetError:
                 return False
             return True
+
+        if shared and _share_by_mover(position, moves, shared):
+            mover, opponent = _side_name(position.turn), _side_name(other(position.turn))
+            return (
+                f"{mover}'s own men moved in the share ({_pairs(shared)}): the share is "
+                f"{opponent}'s, played on {opponent}'s men in {opponent}'s numbering"
+            )
+        if shared and legal_with(position, dice, moves + shared, []):
+            # the mover's own steps written after the +: a share is the opponent's, on its men
+            return (
+                f"{_side_name(position.turn)}'s own steps written as "
+                f"{_side_name(other(position.turn))}'s share: {_pairs(moves + shared)}"
+            )
 
         def shift(point: int) -> int:
             if point in (0, 25):
@@ -358,6 +443,20 @@ class _Replayer:
         return None
 
 
+def _share_by_mover(
+    position: Position, moves: list[tuple[int, int]], shared: list[tuple[int, int]]
+) -> bool:
+    """A share played with the mover's men, the wrong side's (a transcription slip): every step
+    of the share starts where the mover has a man (before or after its own moves), and the
+    opponent none.
+    """
+    mover = position.turn
+    own = set(position.men(mover)) | {end for _, end in moves}
+    theirs = set(position.men(other(mover)))
+    starts = {start for start, _ in shared if 0 < start < 25}
+    return bool(starts) and starts <= own and not starts & theirs
+
+
 def _culprit(written: WrittenPlay, move: int | None) -> Span:
     """Where an illegal play goes wrong: the written move the engine names, else the play.
 
@@ -365,7 +464,8 @@ def _culprit(written: WrittenPlay, move: int | None) -> Span:
     written; a play's span begins at its dice, the place to look when the dice are the issue.
     """
     if move is not None and move >= 0:
-        for written_move in written.moves:
+        # the engine counts the opponent's share after the mover's moves
+        for written_move in written.moves + written.opponent_moves:
             if move < written_move.count:
                 return written_move.span if written_move.span.line else written.span
             move -= written_move.count
@@ -403,14 +503,15 @@ def closest_plays(written: WrittenPlay, legal: Sequence[Play], most: int = 3) ->
         )
 
     ranked = sorted(
-        (p for p in legal if p.steps),
+        (p for p in legal if p.steps or p.opponent_steps),
         key=lambda p: (-likeness(p)[0], -likeness(p)[1], p.notation()),
     )
-    refused = _canonical(written.moves)
+    refused = _canonical(written.moves, written.opponent_moves)
     dice = written.dice or (0, 0)
     texts: list[str] = []
     for play in ranked:
-        text = _canonical(written_play(written.side, written.turn, dice, play).moves)
+        suggested = written_play(written.side, written.turn, dice, play)
+        text = _canonical(suggested.moves, suggested.opponent_moves)
         if text != refused and text not in texts:
             texts.append(text)
             if len(texts) == most:
@@ -418,9 +519,13 @@ def closest_plays(written: WrittenPlay, legal: Sequence[Play], most: int = 3) ->
     return texts
 
 
-def _canonical(moves: Iterable[Move]) -> str:
-    """The moves of a play as the canonical writer spells them."""
-    return " ".join(move.notation() for move in moves)
+def _canonical(moves: Iterable[Move], share: Iterable[Move] = ()) -> str:
+    """The moves of a play (and the opponent's share) as the canonical writer spells them."""
+    text = " ".join(move.notation() for move in moves)
+    shared = " ".join(move.notation() for move in share)
+    if shared:
+        return f"{text} + {shared}" if text else f"+ {shared}"
+    return text
 
 
 def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:

@@ -29,6 +29,9 @@ def describe_error(game: ReplayedGame | None, record: GameRecord, error: Jacquet
             written = ply.written
             dice = f"{written.dice[0]}-{written.dice[1]}" if written.dice else "no dice"
             text = " ".join(m.notation() for m in written.moves) or "pass"
+            if written.opponent_moves:  # Versailles: the opponent's share, as written
+                share = " ".join(m.notation() for m in written.opponent_moves)
+                text = f"{text} + {share}" if written.moves else f"+ {share}"
             context += f", turn {written.turn}, {side_name(written.side)} {dice} {text}"
         if error.suggestions:
             message += "; legal here: " + ", ".join(suggestions(error))

@@ -43,8 +43,8 @@ class Rules:
     bear_off: BearOff = "standard"
     scoring: Scoring = "single-double"
     opening: Opening = "ordinary"
-    #: Versailles: a die the mover cannot use is played by the opponent. The engine does not play
-    #: that turn structure yet (see docs/rules.md); the field says the ruleset has it.
+    #: Versailles: every die the mover does not use is played at once by the opponent on its own
+    #: men (the share, engine/shares.py); a die neither can use is lost (docs/rules.md)
     every_die_used: bool = False
     #: most points the mover may hold in its starting table 19-24 (Murray: 2); None = no limit
     start_table_points: int | None = None

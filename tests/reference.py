@@ -13,7 +13,11 @@ Counts = tuple[int, ...]  # 26: off, points 1..24 in the owner's numbering, bar
 
 
 def reference_plays(position: Position, dice: tuple[int, int], rules: Rules) -> set[Position]:
-    """The positions (turn passed) of every legal play, by brute force."""
+    """The positions (turn passed) of every legal play, by brute force.
+
+    Under ``every_die_used`` (Versailles) a play is the whole turn: every die the mover's play
+    leaves unused is then played by the opponent on its own men, by the same rules.
+    """
     side = position.turn
     me0 = position.counts(side)
     opp0 = position.counts(other(side))
@@ -23,7 +27,22 @@ def reference_plays(position: Position, dice: tuple[int, int], rules: Rules) -> 
         all_dice = [dice[0]] * (dice[0] if rules.doubles == "squared" else 4)
     else:
         all_dice = sorted(dice, reverse=True)
+    result = set()
+    for me, opp, left in best_plays(me0, opp0, all_dice, rules):
+        finals = [(me, opp)]
+        if rules.every_die_used and left and me[0] < 15:
+            # the opponent's share: the same search with the roles swapped, on the dice left
+            finals = [(m, o) for o, m, _ in best_plays(opp, me, list(left), rules)]
+        for mine, theirs in finals:
+            white, black = (mine, theirs) if side == "white" else (theirs, mine)
+            result.add(Position(pack(white), pack(black), other(side)))
+    return result
 
+
+def best_plays(
+    me0: Counts, opp0: Counts, all_dice: list[int], rules: Rules
+) -> list[tuple[Counts, Counts, tuple[int, ...]]]:
+    """The legal plays of ``all_dice`` by the side ``me0``: (mine, theirs, dice left unused)."""
     # every (me, opp, dice left) reachable by some order of legal steps, the empty play included
     reached: set[tuple[Counts, Counts, tuple[int, ...]]] = set()
 
@@ -43,25 +62,21 @@ def reference_plays(position: Position, dice: tuple[int, int], rules: Rules) -> 
     def rank(left: tuple[int, ...]) -> tuple[int, int]:
         return (len(all_dice) - len(left), max(all_dice) not in left)
 
-    kept: list[tuple[Counts, Counts]] = []
+    kept: list[tuple[Counts, Counts, tuple[int, ...]]] = []
     for wanted in sorted({rank(left) for _, _, left in reached}, reverse=True):
         kept = [
-            (me, opp)
+            (me, opp, left)
             for me, opp, left in reached
             if rank(left) == wanted and structure_ok(me, opp, rules)
         ]
         if kept:
             break
     if not kept:
-        kept = [(me0, opp0)]
+        kept = [(me0, opp0, tuple(sorted(all_dice)))]
     if rules.bear_off == "rearmost":
-        best = max(me[0] for me, _ in kept)
-        kept = [(me, opp) for me, opp in kept if me[0] == best]
-    result = set()
-    for me, opp in kept:
-        white, black = (me, opp) if side == "white" else (opp, me)
-        result.add(Position(pack(white), pack(black), other(side)))
-    return result
+        best = max(me[0] for me, _, _ in kept)
+        kept = [(me, opp, left) for me, opp, left in kept if me[0] == best]
+    return kept
 
 
 def steps(me: Counts, opp: Counts, die: int, rules: Rules) -> list[tuple[Counts, Counts]]:

@@ -49,6 +49,7 @@ def test_the_file_covers_what_the_issue_asks() -> None:
         "rearmost",
         "murray",
         "versailles",
+        "every-die=yes",
     ):
         assert needle in text, needle
 

@@ -128,6 +128,11 @@ def play(draw: st.DrawFn) -> str:
     else:
         separator = draw(st.sampled_from([" ", "  ", "\n  "]))
         body = dice + " " + separator.join(draw(st.lists(step(), min_size=1, max_size=4)))
+    if kind != 1 and draw(st.integers(0, 3)) == 0:
+        # Versailles: the opponent's share of the dice, after " + " (docs/notation.md)
+        separator = draw(st.sampled_from([" ", "\n  "]))
+        share = draw(st.lists(step(), min_size=1, max_size=3))
+        body += separator + "+ " + separator.join(share)
     if draw(st.integers(0, 5)) == 0:
         body += draw(st.sampled_from(["!", "?", "!!", "??", "!?", "?!", " !?"]))
     for _ in range(draw(st.integers(0, 2)) if draw(st.integers(0, 3)) == 0 else 0):
@@ -250,7 +255,7 @@ def test_spans_point_at_what_was_written(texts: list[str]) -> None:
         while stack:
             for play in stack.pop():
                 assert _spanned(lines, play.span) == play.text
-                for move in play.moves:
+                for move in play.moves + play.opponent_moves:
                     found = MOVE_TEXT.match(_spanned(lines, move.span))
                     assert found, (move, _spanned(lines, move.span))
                     assert (_point(found.group(1)), _point(found.group(2))) == move[:2]

@@ -46,12 +46,16 @@ def test_selfplay_properties(name: str, bot: str) -> None:
         # the opening: the lead dice differ, the first roll follows rules.opening
         assert game.lead[0] != game.lead[1]
         assert game.first == ("white" if game.lead[0] > game.lead[1] else "black")
+        # Versailles: each tied lead's double is played by White, then Black, before the lead
+        opened = 2 * len(game.tied_leads)
         if rules.opening == "ordinary":
-            assert game.turns[0].dice == (max(game.lead), min(game.lead))
+            assert game.turns[opened].dice == (max(game.lead), min(game.lead))
         before = game.start
-        assert before.turn == game.first
+        assert before.turn == ("white" if opened else game.first)
         primes = {"white": False, "black": False}
-        for turn in game.turns:
+        for index, turn in enumerate(game.turns):
+            if index == opened:
+                before = before.with_turn(game.first)
             assert turn.side == before.turn
             # the play was legal, and no step landed on a held opposing point
             legal = {play.position for play in legal_plays(before, turn.dice, rules)}
@@ -62,6 +66,8 @@ def test_selfplay_properties(name: str, bot: str) -> None:
                     assert opponent[opposite_point(step.end)] < rules.held
             check_position(turn.play.position, rules)
             primes[turn.side] |= holds_prime(turn.play.position, turn.side)
+            if turn.play.opponent_steps:  # Versailles: the share may make the opponent's prime
+                primes[other(turn.side)] |= holds_prime(turn.play.position, other(turn.side))
             before = turn.play.position
         assert before == game.final
         assert primes == game.prime_seen

@@ -298,12 +298,17 @@ def _write_line(
             if written.text:
                 write(inner)
                 _write_text(xf, WRITTEN, written.text)
-            for move in written.moves:
+            # the opponent's share (Versailles) follows the mover's moves, marked by="<side>"
+            shares = written.opponent_moves
+            sharer = "black" if written.side == "white" else "white"
+            for number, move in enumerate(written.moves + shares if shares else written.moves):
                 start, end = move.start, move.end
                 move_attributes = {
                     "from": points[start] if 0 <= start <= 25 else str(start),
                     "to": points[end] if 0 <= end <= 25 else str(end),
                 }
+                if shares and number >= len(written.moves):
+                    move_attributes["by"] = sharer
                 if move.count != 1:
                     move_attributes["count"] = _number(move.count)
                 if move.hit:
@@ -323,7 +328,9 @@ def _write_line(
                 if play is not None and after is not None:
                     write(inner)
                     with element(RESOLVED, {"position-after": after.key()}):
-                        for step in play.steps:
+                        played = play.steps
+                        shared = play.opponent_steps
+                        for number, step in enumerate(played + shared if shared else played):
                             # steps come from the engine: points 0..25, dice 1..6
                             step_attributes = {
                                 "from": points[step.start],
@@ -332,10 +339,12 @@ def _write_line(
                             }
                             if step.hit:
                                 step_attributes["hit"] = "yes"
+                            if shared and number >= len(played):
+                                step_attributes["by"] = sharer
                             write(inner2)
                             with element(STEP, step_attributes):
                                 pass
-                        if play.steps:
+                        if played or shared:
                             write(inner)
                 if ply.error is not None:
                     attached.add(id(ply.error))

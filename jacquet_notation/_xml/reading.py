@@ -79,6 +79,7 @@ def _read_play(element: etree._Element) -> WrittenPlay:
         dice = (int(high), int(low))
     side: Side = "black" if element.get("side") == "black" else "white"
     moves: list[Move] = []
+    shares: list[Move] = []  # the opponent's (by="<the other side>"), Versailles
     nags: list[int] = []
     comments: list[str] = []
     before: list[str] = []
@@ -87,7 +88,7 @@ def _read_play(element: etree._Element) -> WrittenPlay:
     for child in element:
         tag = child.tag
         if tag == MOVE:
-            moves.append(
+            (moves if child.get("by") in (None, side) else shares).append(
                 Move(
                     _parse_point(child.get("from", "")),
                     _parse_point(child.get("to", "")),
@@ -116,6 +117,7 @@ def _read_play(element: etree._Element) -> WrittenPlay:
         comments=tuple(comments),
         comments_before=tuple(before),
         variations=tuple(variations),
+        opponent_moves=tuple(shares),
         text=text,
         span=_parse_span(element.get("span")),
     )

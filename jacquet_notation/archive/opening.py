@@ -113,7 +113,22 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
     """Bring an archive from ``version`` up to :data:`SCHEMA_VERSION`, in one transaction."""
     with db.atomic():
         if version == 0:
-            _migrate_0_to_1(db)
+            _migrate_0_to_1(db)  # creates the whole current schema
+        else:
+            db.table("games").create_index(["result"], if_not_exists=True)
+            if version < 2:
+                _migrate_1_to_2(db)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _migrate_1_to_2(db: sqlite_utils.Database) -> None:
+    """Version 2 keeps the opponent's share of a Versailles turn apart: ``turns.opponent_steps``.
+
+    Rows written before had no share (the rule was not played), so the column starts empty;
+    ``jacquet rebuild`` re-derives games recorded under "every die is used" (docs/archive.md).
+    """
+    if "opponent_steps" not in db.table("turns").columns_dict:
+        db.execute("ALTER TABLE turns ADD COLUMN opponent_steps TEXT")
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

@@ -137,6 +137,10 @@ def _fingerprint(record: GameRecord) -> str | None:
         numbers.extend(play.dice or (0, 0))
         for move in play.moves:
             numbers.extend((move.start, move.end, move.count & 255, 1 if move.hit else 0))
+        if play.opponent_moves:
+            numbers.append(253)  # the opponent's share (Versailles) begins
+            for move in play.opponent_moves:
+                numbers.extend((move.start, move.end, move.count & 255, 1 if move.hit else 0))
     digest = hashlib.blake2b(digest_size=8)
     digest.update(normalise_name(record.tags.get("White", "")).encode())
     digest.update(b"\x00")
@@ -230,7 +234,7 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
             last_turn = turn
         written_dice = written.dice
         dice = dice_text[written_dice[0]][written_dice[1]] if written_dice else None
-        key_before = key_after = steps = moved = None
+        key_before = key_after = steps = moved = shared = None
         if not stopped:
             before = ply.before
             if before is not last_position:
@@ -263,6 +267,17 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
                 else:
                     black_pips -= moved
                     white_pips += hit
+                opponent_steps = play.opponent_steps
+                if opponent_steps:
+                    # Versailles: the opponent's share, in its numbering, kept apart from the
+                    # mover's steps; its pips are the opponent's (no hit: no hitting ruleset
+                    # plays every die, and if one did, its hits would count as the mover's)
+                    shared = " ".join([step_text[s.hit][s.start][s.end] for s in opponent_steps])
+                    shared_pips = sum([s.start - s.end for s in opponent_steps])
+                    if written.side == "white":
+                        black_pips -= shared_pips
+                    else:
+                        white_pips -= shared_pips
                 if position.packed_white != white:
                     white = position.packed_white
                     white_bits = unary(white)
@@ -290,6 +305,9 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         text = written.text
         if not text:
             moves = " ".join(move.notation() for move in written.moves) or "pass"
+            if written.opponent_moves:
+                share = " ".join(move.notation() for move in written.opponent_moves)
+                moves = f"{moves} + {share}" if written.moves else f"+ {share}"
             text = f"{dice}: {moves}" if dice else "pass"
         append(
             (
@@ -307,6 +325,7 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
                 " ".join([f"${nag}" for nag in written.nags]) if written.nags else None,
                 note,
                 describe_error(game, record, ply.error) if ply.error else None,
+                shared,
             )
         )
     if not game.plies and not record.errors:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite_utils
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -82,6 +82,9 @@ TURN_COLUMNS: tuple[str, ...] = (
     "nags",
     "comment",
     "error",
+    # version 2: the opponent's share of the dice (every die is used), last so that a migrated
+    # archive's turns have the columns of a new one, in the same order
+    "opponent_steps",
 )
 _TURN_INTS = {"ply", "turn", "pips"}
 

@@ -76,6 +76,10 @@ COLUMNS: dict[str, dict[str, str]] = {
         "nags": "Numeric annotation glyphs",
         "comment": "The annotator's comment",
         "error": "Why the play is illegal, if it is",
+        "opponent_steps": (
+            "Every die is used (Versailles): the dice the mover could not use, played by the "
+            "opponent in its own numbering (24/23); empty when none"
+        ),
     },
     "positions": {
         "key": "The position's key, drawn as a diagram",

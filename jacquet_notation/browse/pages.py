@@ -116,6 +116,9 @@ def _ply_caption(ply: dict[str, Any] | None) -> str:
     side = side_name(ply["side"])
     dots = "." if ply["side"] == "white" else "..."
     play = ply["steps"] or _without_dice(ply["written"], ply["dice"]) or "(no move)"
+    if ply["steps"] is not None and ply.get("opponent_steps"):
+        # Versailles: the opponent's share of the dice, in its numbering (docs/notation.md)
+        play = f"{ply['steps']} + {ply['opponent_steps']}".lstrip()
     roll = f" {ply['dice']}:" if ply["dice"] else ":"
     caption = f"{ply['turn']}{dots} {side}{roll} {play}"
     if ply["error"]:
@@ -150,7 +153,8 @@ async def game_view(datasette: Any, request: Any) -> Response:
     turns = await _rows(
         db,
         "select ply, turn, side, dice, written, steps, pips, key_before, key_after, "
-        "annotation, nags, comment, error from turns where game_id = ? order by ply",
+        "annotation, nags, comment, error, opponent_steps from turns where game_id = ? "
+        "order by ply",
         [game_id],
     )
     # The board's states: 0 is the start, n the position after the n-th ply. After an illegal

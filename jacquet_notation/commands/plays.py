@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..board_terms import side_name
-from ..engine import legal_plays
+from ..engine import Play, legal_plays
 from ..position import Position
 from ..rules import Rules
 from ._common import CleanError, domain_errors
@@ -54,6 +54,10 @@ def read_position(text: str | None, rules: Rules) -> Position:
         return Position.from_json(obj, rules)
 
 
+def _first(row: tuple[str, str, Play]) -> str:
+    return row[0]
+
+
 @click.command("plays")
 @click.option(
     "--position",
@@ -84,11 +88,14 @@ def plays(
 
     Each play is given by its steps in notation and the position it leads to (turn passed to the
     opponent). A roll with no legal step gives one empty play (a pass). Options and their values
-    are listed in docs/rules.md.
+    are listed in docs/rules.md. Under every-die (versailles) each play is the whole turn: the
+    opponent's share of the dice the mover could not use follows " + ", in the opponent's own
+    numbering (JSON: "opponent_steps", a list of steps, [] when none).
 
     \b
     Example:
       jacquet plays --dice 5-5
+      jacquet plays --dice 6-6 --rules versailles --json
       jacquet plays --dice 6-1 --rules murray --json \\
         --position '{"white": {"24": 14, "19": 1}, "black": {"24": 15}, "turn": "white"}'
     """
@@ -98,10 +105,17 @@ def plays(
     position = read_position(position_text, rules)
     with domain_errors():
         found = legal_plays(position, roll, rules)
-    rows = sorted((play.position.key(), play.notation(), play.position) for play in found)
+    # distinct plays reach distinct positions, so their keys are distinct
+    rows = sorted(((play.position.key(), play.notation(), play) for play in found), key=_first)
     if as_json:
         listing = [
-            {"steps": steps, "key": key, "position": after.to_json()} for key, steps, after in rows
+            {
+                "steps": " ".join(step.notation() for step in play.steps),
+                "opponent_steps": [step.notation() for step in play.opponent_steps],
+                "key": key,
+                "position": play.position.to_json(),
+            }
+            for key, _, play in rows
         ]
         click.echo(json.dumps(listing, indent=1))
         return

@@ -7,7 +7,8 @@ choices made where docs/rules.md leaves something open.
 
 One module per concern: :mod:`.plays` (``Step``, ``Play``, dice), :mod:`.facts` (a ``Rules``
 read once for the inline paths), :mod:`.steps` (one turn's context: which men may step, the
-structural rules), :mod:`.search` (every legal play), :mod:`.quick` (validation's common case,
+structural rules), :mod:`.search` (every legal play), :mod:`.shares` (Versailles: the opponent's
+share of the dice the mover could not use, whole turns), :mod:`.quick` (validation's common case,
 inline), :mod:`.validate` (the careful path), :mod:`.explain` (why a play is illegal, in a
 player's words), :mod:`.scoring` (applying plays, game end, points).
 """

@@ -31,14 +31,27 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """A legal play: its steps in the order played, and the position it leads to (turn passed)."""
+    """A legal play: its steps in the order played, and the position it leads to (turn passed).
+
+    Under ``every_die_used`` (Versailles) a play is the whole turn: ``opponent_steps`` are the
+    opponent's share of the dice the mover could not use, in the opponent's own numbering, and
+    ``position`` is the position after both parts, the opponent to move.
+    """
 
     steps: tuple[Step, ...]
     position: Position
+    opponent_steps: tuple[Step, ...] = ()
 
     def notation(self) -> str:
-        """The steps one die at a time, ``24/19 19/14``; empty for a pass."""
-        return " ".join(step.notation() for step in self.steps)
+        """The steps one die at a time, ``24/19 19/14``; empty for a pass.
+
+        With a share: ``13/7 + 24/23``, or ``+ 24/18 18/17`` when the mover used no die.
+        """
+        own = " ".join(step.notation() for step in self.steps)
+        if not self.opponent_steps:
+            return own
+        share = " ".join(step.notation() for step in self.opponent_steps)
+        return f"{own} + {share}" if own else f"+ {share}"
 
     @property
     def dice_used(self) -> int:
@@ -74,6 +87,7 @@ set_black = Position.__dict__["packed_black"].__set__
 set_turn = Position.__dict__["turn"].__set__
 set_steps = Play.__dict__["steps"].__set__
 set_position = Play.__dict__["position"].__set__
+set_opponent_steps = Play.__dict__["opponent_steps"].__set__
 
 
 def make_position(white: int, black: int, turn: Side) -> Position:
@@ -85,11 +99,14 @@ def make_position(white: int, black: int, turn: Side) -> Position:
     return position
 
 
-def make_play(steps: tuple[Step, ...], position: Position) -> Play:
-    """``Play(steps, position)``, as fast as :func:`make_position`."""
+def make_play(
+    steps: tuple[Step, ...], position: Position, opponent_steps: tuple[Step, ...] = ()
+) -> Play:
+    """``Play(steps, position, opponent_steps)``, as fast as :func:`make_position`."""
     play: Play = new(Play)
     set_steps(play, steps)
     set_position(play, position)
+    set_opponent_steps(play, opponent_steps)
     return play
 
 

@@ -37,6 +37,7 @@ from .plays import (
     make_position,
     new,
     set_black,
+    set_opponent_steps,
     set_position,
     set_steps,
     set_turn,
@@ -52,7 +53,11 @@ _SINGLE = [((die,),) for die in range(7)]  # a move of one die, as accept_quickl
 
 
 def accept_quickly(
-    position: Position, dice: Sequence[int], moves: Sequence[Sequence[int]], rules: Rules
+    position: Position,
+    dice: Sequence[int],
+    moves: Sequence[Sequence[int]],
+    rules: Rules,
+    steps: list[int] | None = None,
 ) -> Play | None:
     """The common case of validation, inline: every die used, each move's dice obvious.
 
@@ -62,10 +67,17 @@ def accept_quickly(
     the ``rearmost`` bear-off, a play that may bear off men is accepted only once an early-exit
     search finds no play bearing off more. Anything else returns None and goes the careful way,
     which also finds the words for what is wrong: this path only ever accepts.
+
+    ``steps``, when given, are the dice to play instead of the roll's (high first: one die, two,
+    or some steps of a double), for the opponent's share of a Versailles turn (:mod:`.shares`).
     """
     a, b = dice
     if not (0 < a < 7 and 0 < b < 7):
         return None
+    if steps is not None:
+        if not steps:
+            return None
+        a, b = steps[0], steps[-1]
     facts = LAST[0]
     if rules is not facts.rules:
         facts = facts_of(rules)
@@ -78,7 +90,9 @@ def accept_quickly(
     if me & COUNT == MEN or opp & COUNT == MEN:
         return None
     original = me
-    if a == b:
+    if steps is not None:
+        left = list(steps)
+    elif a == b:
         left = [a] * (double_steps or a)
     elif a > b:
         left = [a, b]
@@ -187,7 +201,8 @@ def accept_quickly(
         # fewer steps than the roll gives: legal only if no longer play is (nor, with one die,
         # one of the higher die), which needs the search; the written moves are realized already
         state = me | opp << OPP_SHIFT if hitting else me
-        steps = dice_steps(dice, rules)
+        if steps is None:
+            steps = dice_steps(dice, rules)
         ctx = Context(position, rules)
         # a pass where no die moves any man needs no search: nothing else is legal
         if (path or any(ctx.can_step(die) for die in {a, b})) and state not in Search(
@@ -221,7 +236,8 @@ def accept_quickly(
     ):
         # "most men borne off": nothing to prove when no play can bear off more than this one
         # (above: when the rearmost man cannot even come home)
-        steps = dice_steps(dice, rules)
+        if steps is None:
+            steps = dice_steps(dice, rules)
         if off_count(original) + most_off(original, steps) > off_count(me) and more_borne_off(
             Context(position, rules), steps, off_count(me)
         ):
@@ -238,4 +254,5 @@ def accept_quickly(
         set_turn(position, "white")
     set_steps(play, tuple(path))
     set_position(play, position)
+    set_opponent_steps(play, ())
     return play

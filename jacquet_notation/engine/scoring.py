@@ -25,9 +25,17 @@ from .plays import (
 def apply_play(position: Position, play: Play | Iterable[Step]) -> Position:
     """The position after ``play``'s steps (turn passed), without checking legality.
 
-    Raises IllegalPlayError if a step starts where the mover has no man.
+    A ``Play`` with an opponent's share (Versailles) is applied whole: the mover's steps, then
+    the share's on the opponent's men, the opponent to move. Raises IllegalPlayError if a step
+    starts where its side has no man.
     """
-    steps = play.steps if isinstance(play, Play) else tuple(play)
+    if isinstance(play, Play) and play.opponent_steps:
+        after = _apply(position, play.steps)
+        return _apply(after, play.opponent_steps).with_turn(after.turn)
+    return _apply(position, play.steps if isinstance(play, Play) else tuple(play))
+
+
+def _apply(position: Position, steps: Iterable[Step]) -> Position:
     side = position.turn
     mover = list(position.counts(side))
     opp = list(position.counts(other(side)))

@@ -30,6 +30,7 @@ from .plays import (
 )
 from .plays import new as _new
 from .plays import set_black as _set_black
+from .plays import set_opponent_steps as _set_opponent_steps
 from .plays import set_position as _set_position
 from .plays import set_steps as _set_steps
 from .plays import set_turn as _set_turn
@@ -89,7 +90,7 @@ class Search:
         hitting = ctx.hitting
         opp = ctx.opp_packed
         new, set_white, set_black, set_turn = _new, _set_white, _set_black, _set_turn
-        set_steps, set_position = _set_steps, _set_position
+        set_steps, set_position, set_share = _set_steps, _set_position, _set_opponent_steps
         plays = []
         for state, path in self.plays_by_state.items():
             if hitting:
@@ -107,6 +108,7 @@ class Search:
             play = new(Play)
             set_steps(play, path)
             set_position(play, position)
+            set_share(play, ())
             plays.append(play)
         return plays
 
@@ -115,10 +117,14 @@ def legal_plays(position: Position, dice: Sequence[int], rules: Rules | None = N
     """Every distinct legal play of ``dice`` for the side to move (distinct by resulting position).
 
     A roll with no legal step gives one empty play (a pass). A finished game has no plays.
+    Under ``rules.every_die_used`` each play is a whole turn, the opponent's share included
+    (:mod:`.shares`), distinct by the position after both parts.
     """
     rules = rules or DEFAULT_RULES
     if winner(position) is not None:
         return []
+    if rules.every_die_used:
+        return shares.whole_turns(position, dice_steps(dice, rules), rules)
     ctx = Context(position, rules)
     return Search(ctx, dice_steps(dice, rules)).plays()
 
@@ -177,3 +183,8 @@ def most_off(state: int, dice: list[int]) -> int:
 def may_bear_off(ctx: Context, pips: int) -> bool:
     mover = ctx.start & MOVER
     return highest(mover) - pips <= 6
+
+
+# last: shares builds on this module (the package's __init__ imports this module first), and
+# the name is read at call time
+from . import shares  # noqa: E402

@@ -28,6 +28,7 @@ from .plays import (
     Play,
     Step,
     dice_steps,
+    make_play,
     notation_of,
 )
 from .quick import accept_quickly
@@ -43,27 +44,50 @@ def validate_play(
     dice: Sequence[int],
     moves: Iterable[Sequence[int]],
     rules: Rules | None = None,
+    opponent_moves: Iterable[Sequence[int]] = (),
 ) -> Play:
     """The play that ``moves`` (``(start, end)`` pairs as written) stand for, if it is legal.
 
     A written move may span several dice (``24/13`` with 6-5). Raises IllegalPlayError naming the
     broken rule. A play that uses every die needs no enumeration of the alternatives.
+
+    ``opponent_moves`` is the opponent's share of the roll under ``every_die_used``
+    (Versailles), in the opponent's own numbering (:func:`.shares.validate_turn`); an error in
+    it points at ``len(moves) + i``, its ``i``-th move.
     """
     rules = rules or DEFAULT_RULES
     if not isinstance(moves, (list, tuple)):
         moves = list(moves)
+    if opponent_moves.__class__ is not tuple:
+        opponent_moves = list(opponent_moves)  # an iterator's truth says nothing of its length
     try:
         quick = accept_quickly(position, dice, moves, rules)
     except (TypeError, ValueError):
         quick = None  # malformed input: the careful path below says what is wrong
-    if quick is not None:
-        return quick
+    if (
+        quick is not None
+        and not opponent_moves
+        and (not rules.every_die_used or shares.used_whole(quick, dice, rules))
+    ):
+        return quick  # (under every-die: the mover used every die, so nothing is shared)
+    if opponent_moves or rules.every_die_used:
+        return shares.validate_turn(position, dice, moves, rules, opponent_moves, quick)
     if winner(position) is not None:
         raise IllegalPlayError("the game is over")
-    steps_left = dice_steps(dice, rules)
-    written = [_written_move(move, index) for index, move in enumerate(moves)]
+    return validate_steps(position, dice_steps(dice, rules), moves, rules)
+
+
+def validate_steps(
+    position: Position, steps_left: list[int], moves: Sequence[Sequence[int]], rules: Rules
+) -> Play:
+    """The careful path of :func:`validate_play` for the dice ``steps_left`` (high first).
+
+    Any list of dice, not only a roll's: the opponent's share of a Versailles turn is one die,
+    two, or some steps of a double.
+    """
+    written = [written_move(move, index) for index, move in enumerate(moves)]
     ctx = Context(position, rules)
-    best, failure = _realize_any_order(ctx, written, steps_left)
+    best, failure = realize_any_order(ctx, written, steps_left)
     if best is None:
         if failure is None:
             raise IllegalPlayError("no legal way to play that", move=0 if written else None)
@@ -89,11 +113,11 @@ def validate_play(
             and may_bear_off(ctx, sum(steps_left))
             and more_borne_off(ctx, steps_left, off_count(state))
         ):
-            return Play(path, ctx.position(state))
+            return make_play(path, ctx.position(state))
     search = Search(ctx, steps_left)
     legal = search.plays_by_state
     if state in legal:
-        return Play(path, ctx.position(state))
+        return make_play(path, ctx.position(state))
     reason, move = why_not_legal(ctx, state, path, steps_left, legal)
     raise IllegalPlayError(reason, move=move)
 
@@ -136,7 +160,7 @@ def _one_way(
     )
 
 
-def _written_move(move: Sequence[int], index: int) -> tuple[int, int]:
+def written_move(move: Sequence[int], index: int) -> tuple[int, int]:
     """The ``index``-th written move as ``(start, end)``, or IllegalPlayError pointing at it."""
     try:
         start, end = (int(x) for x in move)
@@ -158,7 +182,7 @@ _Realized = tuple[int, tuple[Step, ...]]
 _Failure = tuple[int, str]
 
 
-def _realize_any_order(
+def realize_any_order(
     ctx: Context, written: list[tuple[int, int]], dice: list[int]
 ) -> tuple[_Realized | None, _Failure | None]:
     """Play the written moves, in the written order first, then in any other order.
@@ -293,3 +317,8 @@ def try_step(
     if rule == REARMOST and point != top:
         return f"only a man on the rearmost point ({top}) may leave"
     return state + OFF_DELTA[point], STEP[die][point]
+
+
+# last: shares builds on this module (the package's __init__ imports this module first), and
+# the name is read at call time
+from . import shares  # noqa: E402

@@ -376,6 +376,9 @@ class _GameReader:
         end = end_line = end_column = 0  # where the open play ends so far
         had_play = False
         open_pass = False  # the open play already has its "pass"
+        # The mover's moves once a " + " has opened the opponent's share (Versailles), whose
+        # steps then go to ``moves``; None while no share is open.
+        shared: list[Move] | None = None
         search = consumed = 0
         row_start = 0
         # Whose play comes next, synchronised with ``numbering`` around the slow paths.
@@ -410,6 +413,13 @@ class _GameReader:
                     piece = _PIECE.match(text, at)
                     assert piece is not None  # every word matches the catch-all step
                     kind = piece.lastgroup
+                    if kind == "share" and shared is None:
+                        # The opponent's share begins: the steps after it are the opponent's.
+                        shared, moves = moves, []
+                        open_pass = True
+                        consumed = piece.end()
+                        end, end_line, end_column = consumed, line, consumed - 1 + left
+                        continue
                     if kind == "step" or (kind == "pass" and not moves and not open_pass):
                         # A step with something wrong in it (the reader says what), or the pass
                         # of "6-6: pass": both belong to the open play (one pass only: in
@@ -423,8 +433,15 @@ class _GameReader:
                         continue
                 if moves is not None:
                     span = new_tuple(Span, (begin_line, begin_column, end_line, end_column))
-                    played = tuple(moves)
-                    plays.append(new_play(side, turn, dice, played, text[begin:end], span))
+                    if shared is None:
+                        played = tuple(moves)
+                        plays.append(new_play(side, turn, dice, played, text[begin:end], span))
+                    else:
+                        played = tuple(shared)
+                        plays.append(
+                            new_play(side, turn, dice, played, text[begin:end], span, tuple(moves))
+                        )
+                        shared = None
                     moves = None
                 if rolled is not None:
                     pending = -1
@@ -492,7 +509,11 @@ class _GameReader:
                     self.step(token, at, word, moves)
         if moves is not None:
             span = new_tuple(Span, (begin_line, begin_column, end_line, end_column))
-            plays.append(new_play(side, turn, dice, tuple(moves), text[begin:end], span))
+            if shared is None:
+                plays.append(new_play(side, turn, dice, tuple(moves), text[begin:end], span))
+            else:
+                played, shares = tuple(shared), tuple(moves)
+                plays.append(new_play(side, turn, dice, played, text[begin:end], span, shares))
         numbering.side, numbering.turn = next_side, next_turn
         numbering.pending = (pending_token, pending) if pending >= 0 else None
         return had_play

@@ -21,6 +21,7 @@ _PIECE = re.compile(
     f"(?P<turn>{terminal('_TURN_NUMBER')})"
     f"|(?P<dice>{terminal('_DICE')})"
     f"|(?P<pass>{terminal('_PASS')})"
+    f"|(?P<share>{terminal('_SHARE')})"
     r"|(?P<step>\S+)"
 )
 
@@ -123,7 +124,7 @@ def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
     return tuple(moves)
 
 
-# WrittenPlay is a frozen dataclass, whose __init__ sets its eleven fields through
+# WrittenPlay is a frozen dataclass, whose __init__ sets its twelve fields through
 # object.__setattr__; the reader builds one per play, so it sets the slots directly, which
 # makes the same object three times faster (tests/test_record.py checks they are equal).
 _SET = {name: getattr(WrittenPlay, name).__set__ for name in WrittenPlay.__slots__}
@@ -137,9 +138,10 @@ def _new_play(
     moves: tuple[Move, ...],
     text: str,
     span: Span,
+    opponent_moves: tuple[Move, ...] = (),
     _setters: tuple[Any, ...] = _SETTERS,
 ) -> WrittenPlay:
-    """``WrittenPlay(side, turn, dice, moves, text=text, span=span)``, built faster."""
+    """``WrittenPlay(side, turn, dice, moves, text=..., span=..., opponent_moves=...)``, faster."""
     play: WrittenPlay = object.__new__(WrittenPlay)
     # The setters as locals (a default argument, bound once), in the order of the slots.
     (
@@ -152,6 +154,7 @@ def _new_play(
         set_comments,
         set_comments_before,
         set_variations,
+        set_opponent_moves,
         set_text,
         set_span,
     ) = _setters
@@ -164,6 +167,7 @@ def _new_play(
     set_comments(play, ())
     set_comments_before(play, ())
     set_variations(play, ())
+    set_opponent_moves(play, opponent_moves)
     set_text(play, text)
     set_span(play, span)
     return play

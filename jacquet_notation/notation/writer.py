@@ -38,8 +38,14 @@ def _play_text(play: WrittenPlay) -> str:
     if play.dice is None:
         text = "pass"
     else:
-        text = f"{play.dice[0]}-{play.dice[1]}: "
-        text += " ".join([move.notation() for move in play.moves]) if play.moves else "pass"
+        text = f"{play.dice[0]}-{play.dice[1]}:"
+        if play.moves:
+            text += " " + " ".join([move.notation() for move in play.moves])
+        elif not play.opponent_moves:
+            text += " pass"
+        if play.opponent_moves:
+            # Versailles: the opponent's share, in its own numbering ("6-1: + 24/18 18/17")
+            text += " + " + " ".join([move.notation() for move in play.opponent_moves])
     if play.annotation:
         text += play.annotation
     return text

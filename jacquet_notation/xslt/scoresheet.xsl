@@ -196,6 +196,20 @@
     </xsl:for-each>
   </xsl:template>
 
+  <!-- One move as the notation writes it: 13/8*(2) -->
+  <xsl:template match="j:move" mode="text">
+    <xsl:if test="position() > 1"><xsl:text> </xsl:text></xsl:if>
+    <xsl:value-of select="@from"/>
+    <xsl:text>/</xsl:text>
+    <xsl:value-of select="@to"/>
+    <xsl:if test="@hit = 'yes'">*</xsl:if>
+    <xsl:if test="@count">
+      <xsl:text>(</xsl:text>
+      <xsl:value-of select="@count"/>
+      <xsl:text>)</xsl:text>
+    </xsl:if>
+  </xsl:template>
+
   <!-- The play in the canonical notation: 6-5: 24/18 13/8*(2)!? $1 -->
   <xsl:template match="j:play" mode="text">
     <xsl:choose>
@@ -204,19 +218,16 @@
         <xsl:text>: </xsl:text>
       </xsl:when>
     </xsl:choose>
-    <xsl:for-each select="j:move">
-      <xsl:if test="position() > 1"><xsl:text> </xsl:text></xsl:if>
-      <xsl:value-of select="@from"/>
-      <xsl:text>/</xsl:text>
-      <xsl:value-of select="@to"/>
-      <xsl:if test="@hit = 'yes'">*</xsl:if>
-      <xsl:if test="@count">
-        <xsl:text>(</xsl:text>
-        <xsl:value-of select="@count"/>
-        <xsl:text>)</xsl:text>
-      </xsl:if>
-    </xsl:for-each>
+    <xsl:apply-templates select="j:move[not(@by)]" mode="text"/>
     <xsl:if test="not(j:move)">pass</xsl:if>
+    <!-- the opponent's share of the dice (every die is used), in its own numbering -->
+    <xsl:if test="j:move[@by]">
+      <xsl:if test="j:move[not(@by)]"><xsl:text> </xsl:text></xsl:if>
+      <span class="share">
+        <xsl:text>+ </xsl:text>
+        <xsl:apply-templates select="j:move[@by]" mode="text"/>
+      </span>
+    </xsl:if>
     <xsl:value-of select="@annotation"/>
     <xsl:for-each select="j:glyph">
       <xsl:text> $</xsl:text>
