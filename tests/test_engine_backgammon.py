@@ -349,3 +349,13 @@ def test_the_archive_keys_backgammon_positions_by_their_direction(tmp_path: Path
         assert position.direction == "opposite"
         # pips carried from play to play, hits included, as the position counts them
         assert (white_pips, black_pips) == (position.pips("white"), position.pips("black"))
+
+
+def test_the_perft_data_has_every_backgammon_opening_roll() -> None:
+    lines = (Path(__file__).parent / "data" / "perft.txt").read_text(encoding="utf-8").splitlines()
+    opening = {
+        line.split()[1]
+        for line in lines
+        if line.startswith("backgammon ") and line.endswith(" start")
+    }
+    assert opening == {f"{a}-{b}" for a, b in ROLLS}
