@@ -151,6 +151,40 @@ def test_bar_men_enter_first_on_25_minus_the_die() -> None:
     assert notations(before, (6, 5)) == {"bar/19"}
 
 
+@pytest.mark.parametrize(
+    ("moves", "dice", "message"),
+    [
+        ([(25, 20), (6, 2)], (5, 4), "bar/20: point 20 is held by Black (two men or more)"),
+        ([(6, 1), (6, 2)], (5, 4), "6/1: a man on the bar must enter before any other man moves"),
+        ([(25, 19)], (6, 5), "plays one die where both can be played, e.g."),
+    ],
+)
+def test_illegal_plays_say_which_rule(
+    moves: list[tuple[int, int]], dice: tuple[int, int], message: str
+) -> None:
+    before = pos(
+        {"6": 14},
+        {"1": 2, "2": 2, "3": 2, "4": 2, "5": 2, "13": 5},
+        white_bar=1,
+    )
+    with pytest.raises(IllegalPlayError) as caught:
+        validate_play(before, dice, moves, BG)
+    assert message in str(caught.value)
+
+
+def test_moves_whose_steps_interleave_are_read_as_a_whole() -> None:
+    # 2-2 with two men on the bar, written bar/21*(2) as records do: both men enter on 23 before
+    # either goes on to 21 (hitting Black's blot there, Black's 4-point)
+    before = pos({"6": 13}, {"4": 1, "13": 5, "6": 9}, white_bar=2)
+    play = validate_play(before, (2, 2), [(25, 21), (25, 21)], BG)
+    assert play.position.men("white") == {21: 2, 6: 13} and play.position.bar("black") == 1
+    assert sorted(step.start for step in play.steps) == [23, 23, 25, 25]
+    # three on the bar: the third must enter too, so bar/21(2) is refused
+    three = pos({"6": 12}, {"4": 1, "13": 5, "6": 9}, white_bar=3)
+    with pytest.raises(IllegalPlayError, match="must enter"):
+        validate_play(three, (2, 2), [(25, 21), (25, 21)], BG)
+
+
 def test_entering_hits_a_blot() -> None:
     before = pos({"6": 14}, {"3": 1, "6": 14}, white_bar=1)
     play = validate_play(before, (3, 1), [(25, 22), (6, 5)], BG)
