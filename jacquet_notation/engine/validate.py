@@ -133,7 +133,7 @@ def _by_net_change(
     matches = [
         (state, path)
         for state, path in legal.items()
-        if (state & MOVER if ctx.hitting else state) == target
+        if (state & MOVER if ctx.hitting else state) == target and _chains(written, path)
     ]
     if len(matches) > 1:
         options = " or ".join(notation_of(path) for _, path in matches)
@@ -143,6 +143,29 @@ def _by_net_change(
             move=0,
         )
     return matches[0] if matches else None
+
+
+def _chains(written: Sequence[tuple[int, int]], steps: Sequence[Step]) -> bool:
+    """Whether ``steps`` split into one chain of one man's steps per written move, each from the
+    move's start to its end, every step used: so that no written move names a landing point the
+    play did not touch (``18/12 12/11`` is not ``18/17 17/11``)."""
+    if not written:
+        return not steps
+    (start, end), rest = written[0], written[1:]
+
+    def walk(at: int, left: tuple[Step, ...]) -> bool:
+        if at == end:
+            return _chains(rest, left)
+        # the same step twice (a double) is tried once
+        return any(
+            step.start == at
+            and step.end >= end
+            and step not in left[:index]
+            and walk(step.end, left[:index] + left[index + 1 :])
+            for index, step in enumerate(left)
+        )
+
+    return walk(start, tuple(steps))
 
 
 def _one_way(
