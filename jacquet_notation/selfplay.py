@@ -75,7 +75,7 @@ def play_game(
         if rules.every_die_used:
             tied.append(lead[0])
     first: Side = "white" if lead[0] > lead[1] else "black"
-    position = Position.start().with_turn("white" if tied else first)
+    position = Position.start(rules).with_turn("white" if tied else first)
     game = SelfPlayGame(
         rules=rules, lead=lead, first=first, start=position, final=position, tied_leads=tied
     )

@@ -67,7 +67,7 @@ def whole_turns(position: Position, dice: list[int], rules: Rules) -> list[Play]
 def _final(share_ctx: Context, state: int, turn: Side) -> Position:
     """The position a share's final state stands for, ``turn`` (the opponent) to move."""
     position = share_ctx.position(state)
-    return make_position(position.packed_white, position.packed_black, turn)
+    return make_position(position.packed_white, position.packed_black, turn, position.direction)
 
 
 def used_whole(play: Play, dice: Sequence[int], rules: Rules) -> bool:
@@ -135,7 +135,12 @@ def validate_turn(
                 raise _share_error(
                     error, after, share_ctx, left, shared, legal, len(moves)
                 ) from None
-        final = make_position(share.position.packed_white, share.position.packed_black, opponent)
+        final = make_position(
+            share.position.packed_white,
+            share.position.packed_black,
+            opponent,
+            share.position.direction,
+        )
         return make_play(own.steps, final, share.steps)
     share_ctx = Context(after, rules)
     if not any(share_ctx.can_step(die) for die in set(left)):
