@@ -21,6 +21,8 @@ _PIECE = re.compile(
     f"(?P<turn>{terminal('_TURN_NUMBER')})"
     f"|(?P<dice>{terminal('_DICE')})"
     f"|(?P<pass>{terminal('_PASS')})"
+    f"|(?P<cube>{terminal('_CUBE')})"
+    f"|(?P<unknown>{terminal('_UNKNOWN')})"
     r"|(?P<step>\S+)"
 )
 
@@ -123,7 +125,7 @@ def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
     return tuple(moves)
 
 
-# WrittenPlay is a frozen dataclass, whose __init__ sets its eleven fields through
+# WrittenPlay is a frozen dataclass, whose __init__ sets its thirteen fields through
 # object.__setattr__; the reader builds one per play, so it sets the slots directly, which
 # makes the same object three times faster (tests/test_record.py checks they are equal).
 _SET = {name: getattr(WrittenPlay, name).__set__ for name in WrittenPlay.__slots__}
@@ -154,6 +156,8 @@ def _new_play(
         set_variations,
         set_text,
         set_span,
+        set_action,
+        set_cube,
     ) = _setters
     set_side(play, side)
     set_turn(play, turn)
@@ -166,4 +170,6 @@ def _new_play(
     set_variations(play, ())
     set_text(play, text)
     set_span(play, span)
+    set_action(play, None)
+    set_cube(play, None)
     return play
