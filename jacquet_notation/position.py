@@ -13,7 +13,7 @@ import re
 from binascii import b2a_base64
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 # the location numbers and the packing are position's public names too (explicit re-exports)
 from .bits import COUNT, NIBBLE, bar_count, off_count
@@ -47,6 +47,12 @@ def other(side: Side) -> Side:
     return "black" if side == "white" else "white"
 
 
+#: how the sides' numberings meet (the rules option ``direction``, docs/rules.md): "same" (the
+#: Jacquet family, p ± 12) or "opposite" (backgammon, 25 - p)
+Direction = Literal["same", "opposite"]
+DIRECTIONS: tuple[Direction, Direction] = ("same", "opposite")
+
+
 def opposite_point(point: int) -> int:
     """The same board point in the other player's numbering (p + 12 or p - 12)."""
     if not 1 <= point <= 24:
@@ -54,7 +60,24 @@ def opposite_point(point: int) -> int:
     return point + 12 if point <= 12 else point - 12
 
 
+def mirror_point(point: int) -> int:
+    """The same board point in the other player's numbering when they move in opposite
+    directions (backgammon): 25 - p."""
+    if not 1 <= point <= 24:
+        raise PositionError(f"point {point} is not on the board (1 to 24)")
+    return BAR - point
+
+
+def other_point(point: int, direction: Direction) -> int:
+    """The same board point (1..24) in the other player's numbering, under ``direction``."""
+    return mirror_point(point) if direction == "opposite" else opposite_point(point)
+
+
 _START_SIDE = pack([0] * 24 + [MEN, 0])
+#: backgammon's start in each side's numbering: 2 on 24, 5 on 13, 3 on 8, 5 on 6
+_BACKGAMMON_START_SIDE = pack(
+    [{24: 2, 13: 5, 8: 3, 6: 5}.get(location, 0) for location in range(LOCATIONS)]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,20 +87,32 @@ class Position:
     ``packed_white`` and ``packed_black`` hold each side's counts in its own numbering (see the
     module docstring); build positions with :meth:`start`, :meth:`from_counts`,
     :meth:`from_json` or :meth:`from_key` rather than by hand.
+
+    ``direction`` says how the two numberings meet (docs/rules.md, the option ``direction``): a
+    position knows it, so that its key, its check and its drawing need no rules beside it.
     """
 
     packed_white: int
     packed_black: int
     turn: Side = "white"
+    direction: Direction = "same"
 
     @classmethod
-    def start(cls) -> Position:
-        """The opening position: 15 men on each player's 24-point, White to move."""
-        return cls(_START_SIDE, _START_SIDE, "white")
+    def start(cls, rules: Rules | None = None) -> Position:
+        """The opening position of ``rules`` (Jacquet's by default: 15 men on each player's
+        24-point), White to move."""
+        if rules is None:
+            return cls(_START_SIDE, _START_SIDE, "white")
+        side = _BACKGAMMON_START_SIDE if rules.start == "backgammon" else _START_SIDE
+        return cls(side, side, "white", rules.direction)
 
     @classmethod
     def from_counts(
-        cls, white: Iterable[int], black: Iterable[int], turn: Side = "white"
+        cls,
+        white: Iterable[int],
+        black: Iterable[int],
+        turn: Side = "white",
+        direction: Direction = "same",
     ) -> Position:
         """A position from 26 counts per side (off, 1..24, bar); checked like :meth:`check`."""
         white_counts, black_counts = tuple(white), tuple(black)
@@ -91,7 +126,9 @@ class Position:
                 raise PositionError(f"{side}: 26 counts from 0 to 15 expected")
         if turn not in SIDES:
             raise PositionError(f"turn must be 'white' or 'black', not {turn!r}")
-        position = cls(pack(white_counts), pack(black_counts), turn)
+        if direction not in DIRECTIONS:
+            raise PositionError(f"direction must be 'same' or 'opposite', not {direction!r}")
+        position = cls(pack(white_counts), pack(black_counts), turn, direction)
         position.check()
         return position
 
@@ -137,24 +174,24 @@ class Position:
 
     def with_turn(self, side: Side) -> Position:
         """The same men with ``side`` to move."""
-        return Position(self.packed_white, self.packed_black, side)
+        return Position(self.packed_white, self.packed_black, side, self.direction)
 
     @staticmethod
-    def to_absolute(side: Side, point: int) -> int:
-        """``side``'s point number in White's numbering (the board's fixed frame)."""
-        return point if side == "white" else opposite_point(point)
+    def to_absolute(side: Side, point: int, direction: Direction = "same") -> int:
+        """``side``'s point number (1..24) in White's numbering (the board's fixed frame)."""
+        return point if side == "white" else other_point(point, direction)
 
     @staticmethod
-    def from_absolute(side: Side, point: int) -> int:
-        """White's point number in ``side``'s numbering."""
-        return point if side == "white" else opposite_point(point)
+    def from_absolute(side: Side, point: int, direction: Direction = "same") -> int:
+        """White's point number (1..24) in ``side``'s numbering."""
+        return point if side == "white" else other_point(point, direction)
 
     @staticmethod
-    def convert(point: int, from_side: Side, to_side: Side) -> int:
+    def convert(point: int, from_side: Side, to_side: Side, direction: Direction = "same") -> int:
         """``from_side``'s point in ``to_side``'s numbering (off and bar stay as they are)."""
         if from_side == to_side or point in (OFF, BAR):
             return point
-        return opposite_point(point)
+        return other_point(point, direction)
 
     # -- checking ----------------------------------------------------------------------------
 
@@ -171,13 +208,18 @@ class Position:
             if total != MEN:
                 raise PositionError(f"{name} has {total} men; each side has 15")
         for point in range(1, 25):
-            if white[point] and black[opposite_point(point)]:
+            theirs = other_point(point, self.direction)
+            if white[point] and black[theirs]:
                 raise PositionError(
-                    f"White's point {point} (Black's {opposite_point(point)}) "
-                    "holds men of both sides"
+                    f"White's point {point} (Black's {theirs}) holds men of both sides"
                 )
         if rules is None:
             return
+        if rules.direction != self.direction:
+            raise PositionError(
+                f"a position whose sides move in {self.direction} directions, but the "
+                f"{rules.name} rules have direction={rules.direction}"
+            )
         for name, counts in ((side_name("white"), white), (side_name("black"), black)):
             if counts[BAR] and not rules.hitting:
                 raise PositionError(
@@ -195,10 +237,14 @@ class Position:
         """A canonical key: 14 characters of ``[A-Za-z0-9_-]``, decoded by :meth:`from_key`.
 
         Bits: the turn, then for each side and location 0..25 its count in unary followed by a
-        zero; base64url of the bit string.
+        zero, then one bit set when the sides move in opposite directions (so every Jacquet
+        key is what it was); base64url of the bit string.
         """
         return key_from_bits(
-            self.turn, side_key_bits(self.packed_white), side_key_bits(self.packed_black)
+            self.turn,
+            side_key_bits(self.packed_white),
+            side_key_bits(self.packed_black),
+            self.direction,
         )
 
     @classmethod
@@ -223,9 +269,10 @@ class Position:
                 sides.append(counts)
         except ValueError:
             raise PositionError(f"{key!r} is not a position key") from None
-        if rest.strip("0") or any(sum(counts) != MEN for counts in sides):
+        if rest not in ("0", "1") or any(sum(counts) != MEN for counts in sides):
             raise PositionError(f"{key!r} is not a position key")
-        position = cls.from_counts(sides[0], sides[1], turn)
+        direction: Direction = "opposite" if rest == "1" else "same"
+        position = cls.from_counts(sides[0], sides[1], turn, direction)
         if position.key() != key:
             raise PositionError(f"{key!r} is not a canonical position key")
         return position
@@ -233,8 +280,10 @@ class Position:
     # -- JSON --------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form of the issue: points in each side's own numbering, empty ones left out."""
-        return {
+        """The JSON form of the issue: points in each side's own numbering, empty ones left out;
+        ``direction`` only when the sides move in opposite directions (Jacquet's form unchanged).
+        """
+        obj: dict[str, Any] = {
             "white": {str(point): n for point, n in self.men("white").items()},
             "black": {str(point): n for point, n in self.men("black").items()},
             "white_off": self.off("white"),
@@ -243,23 +292,38 @@ class Position:
             "black_bar": self.bar("black"),
             "turn": self.turn,
         }
+        if self.direction != "same":
+            obj["direction"] = self.direction
+        return obj
 
     @classmethod
     def from_json(cls, obj: object, rules: Rules | None = None) -> Position:
         """Read the JSON form; raises PositionError on anything malformed or impossible.
 
-        ``*_off`` and ``*_bar`` may be left out (0). With ``rules``, also checks what depends on
-        them (see :meth:`check`).
+        ``*_off`` and ``*_bar`` may be left out (0); ``direction`` too (the rules' when given,
+        else "same"). With ``rules``, also checks what depends on them (see :meth:`check`).
         """
         if not isinstance(obj, Mapping):
             raise PositionError("a position must be a JSON object")
-        known = {"white", "black", "white_off", "black_off", "white_bar", "black_bar", "turn"}
+        known = {
+            "white",
+            "black",
+            "white_off",
+            "black_off",
+            "white_bar",
+            "black_bar",
+            "turn",
+            "direction",
+        }
         unknown = sorted(str(name) for name in obj if name not in known)
         if unknown:
             raise PositionError(f"unknown key {unknown[0]!r} in position")
         turn = obj.get("turn", "white")
         if turn not in SIDES:
             raise PositionError(f"turn must be 'white' or 'black', not {turn!r}")
+        direction = obj.get("direction", rules.direction if rules else "same")
+        if direction not in DIRECTIONS:
+            raise PositionError(f"direction must be 'same' or 'opposite', not {direction!r}")
         sides: list[list[int]] = []
         for side in SIDES:
             counts = [0] * LOCATIONS
@@ -277,7 +341,7 @@ class Position:
         for name, counts in zip(map(side_name, SIDES), sides, strict=True):
             if sum(counts) != MEN:
                 raise PositionError(f"{name} has {sum(counts)} men; each side has 15")
-        position = cls(pack(sides[0]), pack(sides[1]), turn)
+        position = cls(pack(sides[0]), pack(sides[1]), turn, direction)
         position.check(rules)
         return position
 
@@ -314,6 +378,8 @@ _SIDE_KEY_BITS = MEN + LOCATIONS
 _BLACK_TO_MOVE = 1 << 2 * _SIDE_KEY_BITS
 #: zeros after the key's bits: up to 14 characters of 6 bits, then up to 12 bytes for base64
 _KEY_PADDING = 6 * _KEY_CHARS - _KEY_BITS + 12
+#: the key's 84th bit (the one after the sides'), set when the sides move in opposite directions
+_OPPOSITE_BIT = 1 << (_KEY_PADDING - 1)
 #: base64's two characters that base64url spells otherwise
 _TO_URLSAFE = bytes.maketrans(b"+/", b"-_")
 
@@ -344,9 +410,15 @@ def side_key_bits(packed: int) -> int:
     return value
 
 
-def key_from_bits(turn: Side, white_bits: int, black_bits: int) -> str:
-    """The key of the position with ``turn`` to move and each side's :func:`side_key_bits`."""
+def key_from_bits(
+    turn: Side, white_bits: int, black_bits: int, direction: Direction = "same"
+) -> str:
+    """The key of the position with ``turn`` to move and each side's :func:`side_key_bits`
+    (``direction``: how the numberings meet, the key's last bit)."""
     value = (_BLACK_TO_MOVE if turn == "black" else 0) | white_bits << _SIDE_KEY_BITS | black_bits
+    value <<= _KEY_PADDING
+    if direction == "opposite":
+        value |= _OPPOSITE_BIT
     # base64url over 12 bytes: the first 14 characters are exactly the 84 bits of the key
-    spelled = b2a_base64((value << _KEY_PADDING).to_bytes(12, "big"), newline=False)
+    spelled = b2a_base64(value.to_bytes(12, "big"), newline=False)
     return spelled[:_KEY_CHARS].translate(_TO_URLSAFE).decode("ascii")

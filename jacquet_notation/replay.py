@@ -439,7 +439,7 @@ def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
         errors.append(problem)
         chosen = Rules.named("jacquet")
     first_side: Side = record.plays[0].side if record.plays else "white"
-    start = Position.start().with_turn(first_side)
+    start = Position.start(chosen).with_turn(first_side)
     prime_seen: dict[Side, bool] = {"white": False, "black": False}
     game = ReplayedGame(record, chosen, [], errors, start, None, 0, prime_seen)
     if record.errors:

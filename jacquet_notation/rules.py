@@ -16,9 +16,15 @@ from .errors import RulesError
 
 BlockConvention = Literal["unrestricted", "return-men", "variable", "bouchon", "five-max"]
 BearOff = Literal["standard", "exact", "rearmost"]
-Scoring = Literal["single-double", "marcia", "spanish"]
+Scoring = Literal["single-double", "marcia", "spanish", "backgammon"]
 Opening = Literal["ordinary", "reroll"]
 Doubles = Literal["four", "squared"]
+#: how the two sides' numberings meet: "same" (the Jacquet family: one side's p is the other's
+#: p ± 12) or "opposite" (backgammon: one side's p is the other's 25 - p)
+Direction = Literal["same", "opposite"]
+#: where the men start: "stack" (all 15 on the 24-point) or "backgammon" (2 on 24, 5 on 13, 3 on
+#: 8, 5 on 6)
+Start = Literal["stack", "backgammon"]
 _Parser = Callable[[str], dict[str, object]]
 
 
@@ -50,6 +56,9 @@ class Rules:
     start_table_points: int | None = None
     #: most men the mover may have on its 13-point (Murray: 2); None = no limit
     midpoint_men: int | None = None
+    #: the sides move the same way round (p ± 12) or in opposite directions (25 - p)
+    direction: Direction = "same"
+    start: Start = "stack"
 
     def __post_init__(self) -> None:
         _check_choice("doubles", self.doubles, Doubles)
@@ -57,6 +66,14 @@ class Rules:
         _check_choice("bear-off", self.bear_off, BearOff)
         _check_choice("scoring", self.scoring, Scoring)
         _check_choice("opening", self.opening, Opening)
+        _check_choice("direction", self.direction, Direction)
+        _check_choice("start", self.start, Start)
+        if self.direction == "opposite" and self.blocks not in ("unrestricted", "five-max"):
+            # those conventions are written along the Jacquet route, round the board one way
+            raise RulesError(
+                f"blocks: {self.blocks!r} needs direction=same "
+                "(use blocks=unrestricted or five-max with direction=opposite)"
+            )
         if self.return_men not in (1, 2):
             raise RulesError(f"return men must be 1 or 2, not {self.return_men}")
         if self.start_table_points is not None and not 0 <= self.start_table_points <= 6:
@@ -120,6 +137,8 @@ class Rules:
             "every-die": _yes_no(self.every_die_used),
             "start-table-points": _limit(self.start_table_points),
             "midpoint-men": _limit(self.midpoint_men),
+            "direction": self.direction,
+            "start": self.start,
         }
 
     @property
@@ -217,6 +236,8 @@ _PARSERS = {
     "every-die": _parse_flag("every-die", "every_die_used"),
     "start-table-points": _parse_limit("start-table-points", "start_table_points", 6),
     "midpoint-men": _parse_limit("midpoint-men", "midpoint_men", 15),
+    "direction": _parse_choice("direction", "direction", Direction),
+    "start": _parse_choice("start", "start", Start),
 }
 
 _NAMED: dict[str, Rules] = {
@@ -237,6 +258,15 @@ _NAMED: dict[str, Rules] = {
         midpoint_men=2,
     ),
     "versailles": Rules(name="versailles", doubles="squared", every_die_used=True),
+    "backgammon": Rules(
+        name="backgammon",
+        hitting=True,
+        courier=False,
+        blocks="unrestricted",
+        scoring="backgammon",
+        direction="opposite",
+        start="backgammon",
+    ),
 }
 
 #: the named rulesets of docs/rules.md, the default first

@@ -61,7 +61,7 @@ def play_game(
         if lead[0] != lead[1]:
             break
     first: Side = "white" if lead[0] > lead[1] else "black"
-    position = Position.start().with_turn(first)
+    position = Position.start(rules).with_turn(first)
     game = SelfPlayGame(rules=rules, lead=lead, first=first, start=position, final=position)
     dice: tuple[int, int] = (max(lead), min(lead))
     if rules.opening == "reroll":

@@ -2,6 +2,9 @@
 engine: lists of counts instead of packed ints, every step order and every prefix tried, the rules
 read literally (routes and windows as lists, "has still to pass" as a loop over the opponent's
 men). The tests compare the engine's plays with these on thousands of positions.
+
+Backgammon (``direction=opposite``) is read from docs/rules.md too: the opponent's man on my
+point p stands on its 25 - p, written here as its own function, not the engine's tables.
 """
 
 from __future__ import annotations
@@ -60,8 +63,16 @@ def reference_plays(position: Position, dice: tuple[int, int], rules: Rules) -> 
     result = set()
     for me, opp in kept:
         white, black = (me, opp) if side == "white" else (opp, me)
-        result.add(Position(pack(white), pack(black), other(side)))
+        result.add(Position(pack(white), pack(black), other(side), rules.direction))
     return result
+
+
+def theirs(point: int, rules: Rules) -> int:
+    """My point ``point`` in the opponent's numbering: the sides meet head on in backgammon
+    (my 1-point is its 24-point), or a half board apart in the Jacquet family."""
+    if rules.direction == "opposite":
+        return 25 - point
+    return opposite_point(point)
 
 
 def steps(me: Counts, opp: Counts, die: int, rules: Rules) -> list[tuple[Counts, Counts]]:
@@ -82,14 +93,14 @@ def steps(me: Counts, opp: Counts, die: int, rules: Rules) -> list[tuple[Counts,
         if end >= 1:
             if rules.bear_off == "rearmost" and everyone_home and die >= rearmost:
                 continue  # that die can bear off, so it must
-            theirs = opp[opposite_point(end)]
-            if theirs == 0 or (rules.hitting and theirs == 1):
+            there = theirs(end, rules)
+            if opp[there] == 0 or (rules.hitting and opp[there] == 1):
                 new_me = list(me)
                 new_me[start] -= 1
                 new_me[end] += 1
                 new_opp = list(opp)
-                if theirs == 1:
-                    new_opp[opposite_point(end)] -= 1
+                if opp[there] == 1:
+                    new_opp[there] -= 1
                     new_opp[25] += 1
                 out.append((tuple(new_me), tuple(new_opp)))
         elif everyone_home:

@@ -19,6 +19,7 @@ def test_named_rulesets_match_rules_md() -> None:
         "spanish",
         "murray",
         "versailles",
+        "backgammon",
     }
     table = {
         # name: hitting, doubles, courier, blocks, bear-off, scoring
@@ -30,6 +31,7 @@ def test_named_rulesets_match_rules_md() -> None:
         "spanish": ("no", "four", "yes", "return-men-2", "standard", "spanish"),
         "murray": ("yes", "four", "yes", "unrestricted", "rearmost", "marcia"),
         "versailles": ("no", "squared", "yes", "return-men-2", "standard", "single-double"),
+        "backgammon": ("yes", "four", "no", "unrestricted", "standard", "backgammon"),
     }
     for name, row in table.items():
         options = Rules.named(name).options()

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from jacquet_notation.engine import holds_prime, legal_plays, score
-from jacquet_notation.position import Position, opposite_point, other
+from jacquet_notation.position import Position, other, other_point
 from jacquet_notation.rules import RULESET_NAMES, Rules
 from jacquet_notation.selfplay import play_game
 
@@ -19,7 +19,7 @@ def check_position(position: Position, rules: Rules) -> None:
     white = position.counts("white")
     black = position.counts("black")
     for point in range(1, 25):
-        assert not (white[point] and black[opposite_point(point)])
+        assert not (white[point] and black[other_point(point, rules.direction)])
     position.check(rules)
 
 
@@ -42,7 +42,7 @@ def test_selfplay_properties(name: str, bot: str) -> None:
         elif game.final.off(loser):
             assert game.points == 1
         else:
-            assert game.points in ((2, 3) if rules.scoring == "marcia" else (2,))
+            assert game.points in ((2, 3) if rules.scoring in ("marcia", "backgammon") else (2,))
         # the opening: the lead dice differ, the first roll follows rules.opening
         assert game.lead[0] != game.lead[1]
         assert game.first == ("white" if game.lead[0] > game.lead[1] else "black")
@@ -59,7 +59,7 @@ def test_selfplay_properties(name: str, bot: str) -> None:
             opponent = before.counts(other(turn.side))
             for step in turn.play.steps:
                 if 1 <= step.end <= 24:
-                    assert opponent[opposite_point(step.end)] < rules.held
+                    assert opponent[other_point(step.end, rules.direction)] < rules.held
             check_position(turn.play.position, rules)
             primes[turn.side] |= holds_prime(turn.play.position, turn.side)
             before = turn.play.position

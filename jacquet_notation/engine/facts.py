@@ -31,6 +31,7 @@ class Facts(NamedTuple):
     start_table_points: int
     midpoint_men: int
     return_men: int
+    opposite: bool  # the sides move in opposite directions (backgammon: p <-> 25 - p)
 
 
 def _read(rules: Rules) -> Facts:
@@ -46,6 +47,7 @@ def _read(rules: Rules) -> Facts:
         MEN if rules.start_table_points is None else rules.start_table_points,
         MEN if rules.midpoint_men is None else rules.midpoint_men,
         rules.return_men,
+        rules.direction == "opposite",
     )
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..board_terms import point_name
 from ..errors import IllegalPlayError
-from ..position import Position, Side
+from ..position import Direction, Position, Side
 from ..rules import Rules
 
 
@@ -72,16 +72,19 @@ new = object.__new__
 set_white = Position.__dict__["packed_white"].__set__
 set_black = Position.__dict__["packed_black"].__set__
 set_turn = Position.__dict__["turn"].__set__
+set_direction = Position.__dict__["direction"].__set__
 set_steps = Play.__dict__["steps"].__set__
 set_position = Play.__dict__["position"].__set__
 
 
-def make_position(white: int, black: int, turn: Side) -> Position:
-    """``Position(white, black, turn)`` without the frozen dataclass's slower ``__init__``."""
+def make_position(white: int, black: int, turn: Side, direction: Direction = "same") -> Position:
+    """``Position(white, black, turn, direction)`` without the frozen dataclass's slower
+    ``__init__``."""
     position: Position = new(Position)
     set_white(position, white)
     set_black(position, black)
     set_turn(position, turn)
+    set_direction(position, direction)
     return position
 
 

@@ -26,7 +26,7 @@ from ..bits import (
     highest,
     off_count,
 )
-from ..position import MEN, Position, opposite_point
+from ..position import MEN, Direction, Position, mirror_point, opposite_point
 from ..rules import Rules
 from .facts import EXACT, LAST, REARMOST, facts_of
 from .plays import (
@@ -37,6 +37,7 @@ from .plays import (
     make_position,
     new,
     set_black,
+    set_direction,
     set_position,
     set_steps,
     set_turn,
@@ -48,6 +49,9 @@ from .steps import COURIER_MEN, DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_
 # the opponent's change when the mover hits on its point t, in the opponent's own packed int
 _HIT_OPP_DELTA = [0] + [FLAG[BAR] - FLAG[opposite_point(t)] for t in range(1, 25)]
 _OPP_SHIFT = [0] + [SHIFT[opposite_point(t)] for t in range(1, 25)]
+# the same two tables when the sides move in opposite directions (backgammon: 25 - t)
+_MIRROR_HIT_OPP_DELTA = [0] + [FLAG[BAR] - FLAG[mirror_point(t)] for t in range(1, 25)]
+_MIRROR_OPP_SHIFT = [0] + [SHIFT[mirror_point(t)] for t in range(1, 25)]
 _SINGLE = [((die,),) for die in range(7)]  # a move of one die, as accept_quickly's orders
 
 
@@ -69,7 +73,26 @@ def accept_quickly(
     facts = LAST[0]
     if rules is not facts.rules:
         facts = facts_of(rules)
-    _, hitting, courier, bear_off, double_steps, structural, five_max, block_rule, _, _, _ = facts
+    (
+        _,
+        hitting,
+        courier,
+        bear_off,
+        double_steps,
+        structural,
+        five_max,
+        block_rule,
+        _,
+        _,
+        _,
+        opposite,
+    ) = facts
+    if opposite:
+        opp_shift, hit_opp_delta = _MIRROR_OPP_SHIFT, _MIRROR_HIT_OPP_DELTA
+        direction: Direction = "opposite"
+    else:
+        opp_shift, hit_opp_delta = _OPP_SHIFT, _HIT_OPP_DELTA
+        direction = "same"
     white = position.turn == "white"
     if white:
         me, opp = position.packed_white, position.packed_black
@@ -105,14 +128,14 @@ def accept_quickly(
                     return None
             elif not (me >> SHIFT[start]) & COUNT:
                 return None  # nothing binds (free_men is every man) and no man is there
-            there = (opp >> _OPP_SHIFT[end]) & COUNT  # the opponent's men there
+            there = (opp >> opp_shift[end]) & COUNT  # the opponent's men there
             if there and (there > 1 or not hitting):
                 return None
             if rearmost and not me & OUTSIDE and distance >= highest(me):
                 return None  # a die that can bear off must
             me += DELTA[distance][start]
             if there:
-                opp += _HIT_OPP_DELTA[end]
+                opp += hit_opp_delta[end]
                 append(HIT_STEP[distance][start])
             else:
                 append(STEP[distance][start])
@@ -148,14 +171,14 @@ def accept_quickly(
                     break
                 target = at - die
                 if target >= 1:
-                    there = (new_opp >> _OPP_SHIFT[target]) & COUNT  # the opponent's men there
+                    there = (new_opp >> opp_shift[target]) & COUNT  # the opponent's men there
                     if there and (there > 1 or not hitting):
                         break
                     if rearmost and not new_me & OUTSIDE and die >= highest(new_me):
                         break  # a die that can bear off must
                     new_me += DELTA[die][at]
                     if there:
-                        new_opp += _HIT_OPP_DELTA[target]
+                        new_opp += hit_opp_delta[target]
                         append(HIT_STEP[die][at])
                     else:
                         append(STEP[die][at])
@@ -195,8 +218,8 @@ def accept_quickly(
         ).plays_by_state:
             return None
         if white:
-            return make_play(tuple(path), make_position(me, opp, "black"))
-        return make_play(tuple(path), make_position(opp, me, "white"))
+            return make_play(tuple(path), make_position(me, opp, "black", direction))
+        return make_play(tuple(path), make_position(opp, me, "white", direction))
     if structural:
         # the .bits helpers (two_or_more, occupied, runs_of_six, rotate) inline, as in keep_valid
         if hitting:
@@ -236,6 +259,7 @@ def accept_quickly(
         set_white(position, opp)
         set_black(position, me)
         set_turn(position, "white")
+    set_direction(position, direction)
     set_steps(play, tuple(path))
     set_position(play, position)
     return play

@@ -30,6 +30,7 @@ from .plays import (
 )
 from .plays import new as _new
 from .plays import set_black as _set_black
+from .plays import set_direction as _set_direction
 from .plays import set_position as _set_position
 from .plays import set_steps as _set_steps
 from .plays import set_turn as _set_turn
@@ -89,7 +90,8 @@ class Search:
         hitting = ctx.hitting
         opp = ctx.opp_packed
         new, set_white, set_black, set_turn = _new, _set_white, _set_black, _set_turn
-        set_steps, set_position = _set_steps, _set_position
+        set_steps, set_position, set_direction = _set_steps, _set_position, _set_direction
+        direction = ctx.direction
         plays = []
         for state, path in self.plays_by_state.items():
             if hitting:
@@ -104,6 +106,7 @@ class Search:
                 set_white(position, opp)
                 set_black(position, mover)
             set_turn(position, turn)
+            set_direction(position, direction)
             play = new(Play)
             set_steps(play, path)
             set_position(play, position)

@@ -33,13 +33,14 @@ from ..bits import (
     highest,
     location_of,
     men_at,
+    mirror,
     occupied,
     rotate,
     runs_of_six,
     two_or_more,
 )
 from ..board_terms import side_name
-from ..position import MEN, Position, Side, opposite_point, other
+from ..position import MEN, Direction, Position, Side, mirror_point, opposite_point, other
 from ..rules import Rules
 from .facts import EXACT, STANDARD, facts_of
 from .plays import (
@@ -56,9 +57,12 @@ DELTA = [[0] * 26] + [
 OFF_DELTA = [FLAG[OFF] - FLAG[p] for p in range(BAR + 1)]
 STEP = [[Step(p, max(p - d, 0), d) for p in range(BAR + 1)] for d in range(7)]
 HIT_STEP = [[Step(p, max(p - d, 0), d, True) for p in range(BAR + 1)] for d in range(7)]
-# hitting: where the opponent's man on the mover's point t sits in a state, and the hit's change
+# hitting: where the opponent's man on the mover's point t sits in a state, and the hit's change;
+# one pair of tables per direction (the sides moving the same way round, or opposite ways)
 HIT_SHIFT = [0] + [OPP_SHIFT + SHIFT[opposite_point(t)] for t in range(1, 25)]
 HIT_DELTA = [0] + [(FLAG[BAR] - FLAG[opposite_point(t)]) << OPP_SHIFT for t in range(1, 25)]
+MIRROR_HIT_SHIFT = [0] + [OPP_SHIFT + SHIFT[mirror_point(t)] for t in range(1, 25)]
+MIRROR_HIT_DELTA = [0] + [(FLAG[BAR] - FLAG[mirror_point(t)]) << OPP_SHIFT for t in range(1, 25)]
 
 
 #: men left on the 24-point once the courier has left it (its rule binds from here up)
@@ -109,7 +113,10 @@ class Context:
         "bear_off",
         "blocks",
         "courier",
+        "direction",
         "facts",
+        "hit_delta",
+        "hit_shift",
         "hitting",
         "midpoint_men",
         "mover",
@@ -138,7 +145,14 @@ class Context:
         self.blocks = rules.blocks
         blockers = (two_or_more(opp) if self.hitting else occupied(opp)) & POINTS
         # flags, in the mover's numbering, of the points a man may land on
-        self.open = POINTS & ~rotate(blockers)
+        if facts.opposite:
+            self.direction: Direction = "opposite"
+            self.open = POINTS & ~mirror(blockers)
+            self.hit_shift, self.hit_delta = MIRROR_HIT_SHIFT, MIRROR_HIT_DELTA
+        else:
+            self.direction = "same"
+            self.open = POINTS & ~rotate(blockers)
+            self.hit_shift, self.hit_delta = HIT_SHIFT, HIT_DELTA
         self.start = mover | (opp << OPP_SHIFT) if self.hitting else mover
         self.start_table_points = rules.start_table_points
         self.midpoint_men = rules.midpoint_men
@@ -160,6 +174,7 @@ class Context:
         delta = DELTA[die]
         steps = STEP[die]
         hit_steps = HIT_STEP[die]
+        hit_shift, hit_delta = self.hit_shift, self.hit_delta
         die_shift = SHIFT[die]
         on_24_shift, courier_men = POINT_24_SHIFT, COURIER_MEN
         for state, path in level.items():
@@ -194,8 +209,8 @@ class Context:
                 new = state + delta[point]
                 if hitting:
                     target = point - die
-                    if (state >> HIT_SHIFT[target]) & COUNT == 1:
-                        new += HIT_DELTA[target]
+                    if (state >> hit_shift[target]) & COUNT == 1:
+                        new += hit_delta[target]
                         if new not in out:
                             out[new] = (*path, hit_steps[point])
                         continue
@@ -343,8 +358,8 @@ class Context:
         else:
             mover, opp = state, self.opp_packed
         if self.mover == "white":
-            return make_position(mover, opp, "black")
-        return make_position(opp, mover, "white")
+            return make_position(mover, opp, "black", self.direction)
+        return make_position(opp, mover, "white", self.direction)
 
 
 def _window(top: int) -> str:

@@ -33,7 +33,7 @@ from .plays import (
 from .quick import accept_quickly
 from .scoring import winner
 from .search import Search, may_bear_off, more_borne_off
-from .steps import DELTA, HIT_DELTA, HIT_SHIFT, HIT_STEP, OFF_DELTA, STEP, Context, free_men
+from .steps import DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
 
 # -- validation ----------------------------------------------------------------------------------
 
@@ -279,8 +279,8 @@ def try_step(
             if die >= top:
                 return f"a {die} can bear off the man on {top}, so it must"
         new = state + DELTA[die][point]
-        if ctx.hitting and (state >> HIT_SHIFT[target]) & COUNT == 1:
-            return new + HIT_DELTA[target], HIT_STEP[die][point]
+        if ctx.hitting and (state >> ctx.hit_shift[target]) & COUNT == 1:
+            return new + ctx.hit_delta[target], HIT_STEP[die][point]
         return new, STEP[die][point]
     if mover & OUTSIDE:
         return f"not all men are home ({outside_men(mover)})"
