@@ -66,3 +66,14 @@ def test_a_cube_word_run_into_a_step_is_a_located_error() -> None:
 def test_a_cube_action_equals_the_same_action_built_in_code() -> None:
     record = parse_game("1. double 2\n")
     assert record.plays == [WrittenPlay("white", 1, None, action="double", cube=2)]
+
+
+def test_a_take_then_dice_on_the_same_line() -> None:
+    # "take 5" is not a take of value 5: the dice 5-3: follow
+    record = parse_game("1. 6-5: 24/13 double 2\n2. take 5-3: 8/3 6/3\n")
+    assert record.errors == []
+    assert [(p.action, p.cube, p.dice) for p in record.plays[1:]] == [
+        ("double", 2, None),
+        ("take", None, None),
+        (None, None, (5, 3)),
+    ]
