@@ -27,29 +27,31 @@ MAT_RULESET = "backgammon"
 #: ``; [Name "value"]``: a header line of the match (names may hold spaces: ``Match ID``)
 HEADER_LINE = re.compile(r'[ \t]*;[ \t]*\[[ \t]*([^"\]]*?)[ \t]+"([^"]*)"[ \t]*\][ \t]*\Z')
 #: ``5 point match`` (``0 point match``: unlimited, a money session)
-LENGTH_LINE = re.compile(r"[ \t]*([0-9]+)[ \t]+point[ \t]+match[ \t]*\Z", re.IGNORECASE)
+LENGTH_LINE = re.compile(r"[ \t]*([0-9]{1,9})[ \t]+point[ \t]+match[ \t]*\Z", re.IGNORECASE)
 #: ``Game 3``: where a game begins
-GAME_LINE = re.compile(r"[ \t]*Game[ \t]+([0-9]+)[ \t]*\Z")
+GAME_LINE = re.compile(r"[ \t]*Game[ \t]+([0-9]{1,9})[ \t]*\Z")
 #: ``lasse : 0            yueda : 2`` (either name may be empty, either may carry ``,rating``)
 SCORE_LINE = re.compile(
-    r"[ \t]*(?P<n1>.*?)[ \t]?:[ \t]*(?P<s1>[0-9]+)[ \t]+(?P<n2>.*?)[ \t]?(?P<c2>:)[ \t]*"
-    r"(?P<s2>[0-9]+)[ \t]*\Z"
+    r"[ \t]*(?P<n1>.*?)[ \t]?:[ \t]*(?P<s1>[0-9]{1,9})[ \t]+(?P<n2>.*?)[ \t]?(?P<c2>:)[ \t]*"
+    r"(?P<s2>[0-9]{1,9})[ \t]*\Z"
 )
+#: a longer line is not taken for a score line (its two free names would cost quadratic time)
+_LONGEST_SCORE_LINE = 1_000
 _RATED = re.compile(r"(.*?)[ \t]*,[ \t]*([0-9]+(?:\.[0-9]+)?)\Z")
 #: ``12)``: a numbered line
-_NUMBER = re.compile(r"[ \t]*([0-9]+)\)")
+_NUMBER = re.compile(r"[ \t]*([0-9]{1,9})\)")
 #: the pieces of a line's columns, in the order tried
 _PIECES = re.compile(
     r"(?P<roll>[0-9]{2}:)"
-    r"|(?P<double>Doubles[ \t]*=>[ \t]*(?P<dv>[0-9]+))"
-    r"|(?P<beaver>Beavers(?:[ \t]*=>[ \t]*(?P<bv>[0-9]+))?)"
+    r"|(?P<double>Doubles[ \t]*=>[ \t]*(?P<dv>[0-9]{1,9}))"
+    r"|(?P<beaver>Beavers(?:[ \t]*=>[ \t]*(?P<bv>[0-9]{1,9}))?)"
     r"|(?P<take>Takes)"
     r"|(?P<drop>Drops)"
-    r"|(?P<wins>Wins[ \t]+(?P<wn>[0-9]+)[ \t]+points?(?P<match>[ \t]+and[ \t]+the[ \t]+match)?)"
-    r"|(?P<losses>Losses[ \t]+(?P<ln>[0-9]+)[ \t]+points?)"
+    r"|(?P<wins>Wins[ \t]+(?P<wn>[0-9]{1,9})[ \t]+points?(?P<match>[ \t]+and[ \t]+the[ \t]+match)?)"
+    r"|(?P<losses>Losses[ \t]+(?P<ln>[0-9]{1,9})[ \t]+points?)"
     r"|(?P<cannot>Cannot[ \t]+Move)"
     r"|(?P<unknown>\?+)"
-    r"|(?P<number>[0-9]+\))"
+    r"|(?P<number>[0-9]{1,9}\))"
     r"|(?P<move>\S+)",
     re.IGNORECASE,
 )
@@ -251,7 +253,8 @@ class _MatGame:
         row = 1
         while row < len(lines) and not lines[row].strip():
             row += 1
-        score = SCORE_LINE.match(lines[row]) if row < len(lines) else None
+        fits = row < len(lines) and len(lines[row]) <= _LONGEST_SCORE_LINE
+        score = SCORE_LINE.match(lines[row]) if fits else None
         if score is None:
             found = lines[row].strip()[:30] if row < len(lines) else "the end of the game"
             self.error("a score line such as lasse : 0    yueda : 2", found, row, 0)
