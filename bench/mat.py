@@ -84,6 +84,7 @@ def main() -> None:
     files = sorted(p for p in args.data.rglob("*") if p.suffix in (".txt", ".mat"))
     if not files:
         sys.exit(f"no match files under {args.data}")
+    peer.OUT.mkdir(parents=True, exist_ok=True)  # the peer's PGN is cached there
     load = os.getloadavg()
     reads, checks, peers = [], [], []
     plies = games = invalid = validated = 0

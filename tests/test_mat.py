@@ -220,3 +220,14 @@ def test_every_tenth_shared_match_file_is_a_fixed_point() -> None:
         assert records and all(r.errors == [] for r in records), path
         (text,) = write_matches(records)
         assert _read(text) == records, path
+
+
+def test_a_double_without_its_value_is_written_with_the_value_it_makes() -> None:
+    (record,) = parse_games(
+        '[Rules "backgammon"]\n\n1. 6-5: 24/13 double\n2. take 3-1: 8/5 6/5\n3. double 3... drop\n'
+    )
+    assert record.errors == []
+    lines = write_match([record]).splitlines()
+    first = next(line for line in lines if line.startswith("  1)"))
+    assert (first[:14], first[33:]) == ("  1) 65: 24/13", " Doubles => 2")
+    assert "  3)  Doubles => 4                Drops" in lines

@@ -27,7 +27,7 @@ def test_damaged_match_files_are_read_without_an_exception() -> None:
 
 
 def test_huge_numbers_and_long_lines_are_errors_not_crashes() -> None:
-    header = "; [Site \"x\"]\n\n1 point match\n\n Game 1\n"
+    header = '; [Site "x"]\n\n1 point match\n\n Game 1\n'
     for body in (
         " a : " + "9" * 5000 + "    b : 0\n  1) 31: 8/5 6/5\n",
         " a : 0    b : 0\n " + "1" * 5000 + ") 31: 8/5 6/5\n",

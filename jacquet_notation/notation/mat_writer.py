@@ -73,10 +73,13 @@ def _move(move: Move) -> str:
     return text + (f"({move.count})" if move.count != 1 else "")
 
 
-def _ply(play: WrittenPlay) -> str:
-    """A ply as a column of a move line: ``53: 8/3 6/3``, `` Doubles => 2``, `` Takes``..."""
+def _ply(play: WrittenPlay, cube: int) -> str:
+    """A ply as a column of a move line: ``53: 8/3 6/3``, `` Doubles => 2``, `` Takes``...
+
+    ``cube`` is the value a double or beaver makes, for one that does not state it.
+    """
     if play.action == "double":
-        return " Doubles => " + str(play.cube if play.cube is not None else "")
+        return f" Doubles => {cube}"
     if play.action == "beaver":
         return " Beavers" + (f" => {play.cube}" if play.cube is not None else "")
     if play.action == "take":
@@ -141,9 +144,12 @@ def _game(
     width = max(COLUMN, len(left) + 1)
     lines = [f" Game {number}", left.ljust(width) + f"{_named(record, 'Black')} : {score[1]}"]
     turns: dict[int, list[str]] = {}
+    cube = 1
     for play in record.plays:
+        if play.action in ("double", "beaver"):
+            cube = play.cube if play.cube is not None else cube * 2
         slots = turns.setdefault(play.turn, ["", ""])
-        slots[0 if play.side == "white" else 1] = _ply(play)
+        slots[0 if play.side == "white" else 1] = _ply(play, cube)
     for turn, (white_ply, black_ply) in sorted(turns.items()):
         head = f"{turn:>3}) "
         if black_ply:
