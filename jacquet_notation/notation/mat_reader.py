@@ -15,11 +15,12 @@ right, never left), and the first action of a numbered line is Player 1's unless
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import replace
+from typing import Literal, NamedTuple
 
 from ..errors import NotationError
 from ..record import BAR, OFF, GameRecord, Move, Side, Span, WrittenPlay
+from .words import _new_play
 
 #: the ruleset every game of a match file is played under (docs/rules.md)
 MAT_RULESET = "backgammon"
@@ -40,9 +41,11 @@ _LONGEST_SCORE_LINE = 1_000
 _RATED = re.compile(r"(.*?)[ \t]*,[ \t]*([0-9]+(?:\.[0-9]+)?)\Z")
 #: ``12)``: a numbered line
 _NUMBER = re.compile(r"[ \t]*([0-9]{1,9})\)")
-#: the pieces of a line's columns, in the order tried
+#: the pieces of a line's columns, in the order tried, each with the spaces before it (so that
+#: a scan does not try every alternative at every space of a column's padding)
 _PIECES = re.compile(
-    r"(?P<roll>[0-9]{2}:)"
+    r"[ \t]*(?:(?P<roll>[0-9]{2}:)"
+    r"|(?P<move>(?:[0-9]{1,2}|bar|off)\*?/\S*)"
     r"|(?P<double>Doubles[ \t]*=>[ \t]*(?P<dv>[0-9]{1,9}))"
     r"|(?P<beaver>Beavers(?:[ \t]*=>[ \t]*(?P<bv>[0-9]{1,9}))?)"
     r"|(?P<take>Takes)"
@@ -52,7 +55,7 @@ _PIECES = re.compile(
     r"|(?P<cannot>Cannot[ \t]+Move)"
     r"|(?P<unknown>\?+)"
     r"|(?P<number>[0-9]{1,9}\))"
-    r"|(?P<move>\S+)",
+    r"|(?P<other>\S+))",
     re.IGNORECASE,
 )
 #: a move as written: ``24/18``, ``25/20``, ``bar/20``, ``6/0``, ``6/off``, ``24/16*``,
@@ -91,15 +94,17 @@ def tag_name(name: str) -> str:
     return cleaned if cleaned[:1].isalpha() else "Tag_" + cleaned
 
 
-@dataclass(frozen=True, slots=True)
-class _Piece:
+#: the pieces that belong to the roll before them (anything unknown is a move, refused as one)
+_IN_A_PLAY = frozenset(("move", "other", "cannot", "unknown"))
+
+
+class _Piece(NamedTuple):
     """One action of a line's columns: where it starts (0-based column) and what it is."""
 
     column: int
     kind: Kind
     play: WrittenPlay | None = None
     points: int = 0
-    end: int = 0
 
 
 class _MatGame:
@@ -132,90 +137,97 @@ class _MatGame:
 
     # -- a line's pieces -----------------------------------------------------------------
 
-    def pieces(self, row: int, text: str, start: int, side_of: int) -> list[_Piece]:
-        """The actions of a line from ``start``; ``side_of``: where Player 2's column begins."""
+    def pieces(self, row: int, text: str, start: int, side_of: int, turn: int) -> list[_Piece]:
+        """The actions of a line from ``start``, its plies as of ``turn``.
+
+        ``side_of`` is where Player 2's column begins: a ply starting there, or after another
+        ply of the line, is Black's; the one before, White's.
+        """
         found: list[_Piece] = []
         matches = list(_PIECES.finditer(text, start))
         at = 0
+        line = self.first_line + row
+        plies = 0
         while at < len(matches):
             match = matches[at]
-            kind = match.lastgroup
+            kind = match.lastgroup or "move"  # every piece is one group
             at += 1
-            column = match.start()
+            column = match.start(kind)  # after the spaces before it
+            side: Side = "black" if plies or column >= side_of - 3 else "white"
             if kind == "roll":
+                plies += 1
                 moves: list[Move] = []
                 end = match.end()
                 ending = "pass"
-                while at < len(matches) and matches[at].lastgroup in ("move", "cannot", "unknown"):
+                while at < len(matches) and matches[at].lastgroup in _IN_A_PLAY:
                     word = matches[at]
                     at += 1
                     end = word.end()
-                    if word.lastgroup == "move":
-                        self.moves(row, word, moves)
+                    which = word.lastgroup or "move"
+                    if which == "move" or which == "other":
+                        self.moves(row, word.start(which), word.group(which), moves)
                     elif moves or ending != "pass":
-                        self.error("a move such as 24/18", word.group(), row, word.start())
+                        found_word = word.group(which)
+                        self.error("a move such as 24/18", found_word, row, word.start(which))
                     else:
-                        ending = "unknown" if word.lastgroup == "unknown" else "cannot"
-                dice = self.dice(row, match)
-                play = WrittenPlay(
-                    "white",
-                    0,
-                    dice,
-                    tuple(moves),
-                    action="unknown" if ending == "unknown" else None,
-                    text=text[column:end],
-                    span=self.span(row, column, end),
-                )
-                found.append(_Piece(column, "ply", play, end=end))
+                        ending = "unknown" if which == "unknown" else "cannot"
+                rolled = match.group(kind)
+                dice = _ROLLS.get(rolled)
+                if dice is None:
+                    dice = self.dice(row, column, rolled)
+                span = _new_tuple(Span, (line, column + 1, line, end))
+                play = _new_play(side, turn, dice, tuple(moves), text[column:end], span)
+                if ending == "unknown":
+                    play = replace(play, action="unknown")
+                found.append(_Piece(column, "ply", play))
             elif kind in ("double", "beaver", "take", "drop"):
+                plies += 1
                 value = match.group("dv") if kind == "double" else match.group("bv")
                 play = WrittenPlay(
-                    "white",
-                    0,
+                    side,
+                    turn,
                     None,
                     action=kind,  # type: ignore[arg-type]  # one of the four, by the group
                     cube=int(value) if value else None,
-                    text=match.group(),
+                    text=match.group(kind),
                     span=self.span(row, column, match.end()),
                 )
-                found.append(_Piece(column, "ply", play, end=match.end()))
+                found.append(_Piece(column, "ply", play))
             elif kind == "wins":
                 found.append(_Piece(column, "wins", points=int(match.group("wn"))))
             elif kind == "losses":
                 found.append(_Piece(column, "losses", points=int(match.group("ln"))))
             elif kind == "number":
-                found.append(_Piece(column, "number", points=int(match.group()[:-1])))
+                found.append(_Piece(column, "number", points=int(match.group(kind)[:-1])))
             else:
                 expected = "dice such as 53:, Doubles => 2, Takes, Drops or Wins 1 point"
-                self.error(expected, match.group()[:30], row, column)
+                self.error(expected, match.group(kind)[:30], row, column)
         return found
 
-    def dice(self, row: int, match: re.Match[str]) -> tuple[int, int]:
-        first, second = int(match.group()[0]), int(match.group()[1])
-        if not (1 <= first <= 6 and 1 <= second <= 6):
-            self.error("dice from 1 to 6, such as 53:", match.group(), row, match.start())
+    def dice(self, row: int, column: int, rolled: str) -> tuple[int, int]:
+        """The dice of a roll word that is not two dice from 1 to 6 (an error, reported)."""
+        first, second = int(rolled[0]), int(rolled[1])
+        self.error("dice from 1 to 6, such as 53:", rolled, row, column)
         return (first, second) if first >= second else (second, first)
 
-    def moves(self, row: int, word: re.Match[str], moves: list[Move]) -> None:
-        """``24/18``, ``bar/20``, ``6/0``, ``24/18/13``, ``8/4*(2)`` into moves."""
-        text = word.group()
+    def moves(self, row: int, start: int, text: str, moves: list[Move]) -> None:
+        """``24/18``, ``bar/20``, ``6/0``, ``24/18/13``, ``8/4*(2)`` (at ``start``) into moves."""
         shape = _SHAPES.get(text)
         if shape is None:
             shape = _shape(text)
         if shape:
             line = self.first_line + row
-            span = _new_tuple(Span, (line, word.start() + 1, line, word.end()))
+            span = _new_tuple(Span, (line, start + 1, line, start + len(text)))
             for move in shape:
                 moves.append(_new_tuple(Move, (*move, span)))
             return
-        self.bad_move(row, word, moves)
+        self.bad_move(row, start, text, moves)
 
-    def bad_move(self, row: int, word: re.Match[str], moves: list[Move]) -> None:
+    def bad_move(self, row: int, start: int, text: str, moves: list[Move]) -> None:
         """A move word with something wrong in it: each error reported, what can be read kept."""
-        text = word.group()
         shape = MOVE_WORD.match(text)
         if shape is None:
-            self.error("a move such as 24/18, bar/20 or 6/off", text[:30], row, word.start())
+            self.error("a move such as 24/18, bar/20 or 6/off", text[:30], row, start)
             return
         count = int(shape.group("count")) if shape.group("count") else 1
         body = text[: text.index("(")] if "(" in text else text
@@ -226,13 +238,13 @@ class _MatGame:
             name = part.rstrip("*")
             point = _point(name)
             if point > BAR:
-                self.error("a point from 0 (off) to 25 (bar)", name, row, word.start())
+                self.error("a point from 0 (off) to 25 (bar)", name, row, start)
             points.append((point, part.endswith("*")))
         if points[0][1]:
-            self.error("the hit mark * after the point landed on", text, row, word.start())
+            self.error("the hit mark * after the point landed on", text, row, start)
         if not 1 <= count <= 15:
-            self.error("a repeat count from 1 to 15", f"({count})", row, word.start())
-        span = self.span(row, word.start(), word.end())
+            self.error("a repeat count from 1 to 15", f"({count})", row, start)
+        span = self.span(row, start, start + len(text))
         for k in range(len(points) - 1):
             hit = points[k + 1][1] or (tail_hit and k == len(points) - 2)
             moves.append(Move(points[k][0], points[k + 1][0], count, hit, span))
@@ -301,7 +313,7 @@ class _MatGame:
                     expected = None  # said once: the plays go on from the number written
                 number = written
             on_line = 0  # the plies of this line so far
-            for piece in self.pieces(row, text, start, side_of):
+            for piece in self.pieces(row, text, start, side_of, number):
                 # Player 2's column begins at side_of; a second ply is Player 2's however far
                 # the first pushed it. Where "Losses" stands says nothing (Galaxy writes it in
                 # either column): the winner is the side of "Wins".
@@ -341,7 +353,7 @@ class _MatGame:
                     player = "Player 1's (left)" if who == "white" else "Player 2's (right)"
                     self.error(f"{player} play of line {turn})", piece.play.text, row, piece.column)
                     expected = (number, side)
-                record.plays.append(_placed(piece.play, side, number))
+                record.plays.append(piece.play)
                 expected = (number, "black") if side == "white" else (number + 1, "white")
         if won is None:
             if lost is not None:
@@ -361,6 +373,8 @@ class _MatGame:
 
 
 _new_tuple = tuple.__new__  # a NamedTuple built without its Python-level __new__
+#: the dice of every well-formed roll word, high first: ``53:`` and ``35:`` are ``(5, 3)``
+_ROLLS = {f"{a}{b}:": (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
 #: the moves of each well-formed move word met so far (start, end, count, hit); () for a word
 #: with something wrong in it, which :meth:`_MatGame.bad_move` then reports
 _SHAPES: dict[str, tuple[tuple[int, int, int, bool], ...]] = {}
@@ -395,19 +409,6 @@ def _shape(text: str) -> tuple[tuple[int, int, int, bool], ...]:
     if len(_SHAPES) < 10_000:
         _SHAPES[text] = shape
     return shape
-
-
-def _placed(play: WrittenPlay, side: Side, turn: int) -> WrittenPlay:
-    return WrittenPlay(
-        side,
-        turn,
-        play.dice,
-        play.moves,
-        action=play.action,
-        cube=play.cube,
-        text=play.text,
-        span=play.span,
-    )
 
 
 def read_header(
