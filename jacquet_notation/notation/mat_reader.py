@@ -462,8 +462,18 @@ def parse_mat_game(
     text: str, first_line: int, file: str | None, index: int, preamble: str
 ) -> GameRecord:
     """The record of one game of a match file (its lines from ``Game N`` on, starting at
-    ``first_line`` of the file), with the match's tags from ``preamble``, the header's lines."""
+    ``first_line`` of the file), with the match's tags from ``preamble``, the header's lines.
+
+    The record's text is the header, blank lines, then the game's lines, each on its line of
+    the file (its span starts at line 1): read again alone (the archive's rebuild, fmt's copy
+    of a game with errors), it is the same game of a match file, at the same lines.
+    """
     tags, spans, header_errors = read_header(preamble, file, index)
     reader = _MatGame(file, index, first_line, text.split("\n"))
     reader.errors.extend(header_errors)
-    return reader.read(tags, spans)
+    record = reader.read(tags, spans)
+    if preamble:
+        gap = max(first_line - 1 - preamble.count("\n"), 1)
+        record.text = preamble + "\n" * gap + record.text
+        record.span = record.span._replace(line=1, column=1)
+    return record
