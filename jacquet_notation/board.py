@@ -1,7 +1,9 @@
 """The board as docs/rules.md draws it from White's side, as text and as a layout for the SVG.
 
 From White's side: the far row runs W13 … W18 | W19 … W24 from left to right, the near row
-W12 … W7 | W6 … W1. Black's point p stands where White's p ± 12 does.
+W12 … W7 | W6 … W1. Black's point p stands where White's p ± 12 does, or, when the sides move in
+opposite directions (backgammon), where White's 25 - p does: Black's home is then the far right
+table, facing White's.
 """
 
 from __future__ import annotations
@@ -9,18 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board_terms import Side, side_name
-from .position import Position
+from .position import Direction, Position, other_point
 
 #: White's point numbers of the far row (left to right), then of the near row
 FAR_ROW: tuple[int, ...] = tuple(range(13, 25))
 NEAR_ROW: tuple[int, ...] = tuple(range(12, 0, -1))
 
 
-def to_white(side: Side, point: int) -> int:
+def to_white(side: Side, point: int, direction: Direction = "same") -> int:
     """White's number for ``side``'s point ``point`` (1..24)."""
     if side == "white":
         return point
-    return point + 12 if point <= 12 else point - 12
+    return other_point(point, direction)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +43,7 @@ def stacks(position: Position) -> dict[int, Stack]:
     for side in ("white", "black"):
         courier_point = courier_of(position, side)
         for point, count in position.men(side).items():
-            where = to_white(side, point)
+            where = to_white(side, point, position.direction)
             result[where] = Stack(where, side, point, count, point == courier_point)
     return result
 

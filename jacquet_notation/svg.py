@@ -1,8 +1,12 @@
 """Board diagrams as SVG, built with lxml so that every text is escaped by construction.
 
 The drawing follows docs/rules.md from White's side: far row W13 … W24 left to right, near row
-W12 … W1. Men are stacked five high with a count beyond that; borne-off men are counted in a tray
-on the right; a courier that is out is ringed.
+W12 … W1. Men are stacked five high with a count beyond that; borne-off men are drawn on edge in
+the tray on the right (White's below, Black's above, each beside its home table) and counted
+there; men on the bar stand on the bar in the half where they enter (White's in the far half,
+Black's in the near half); a courier that is out is ringed. A backgammon position (sides moving in
+opposite directions) may carry the doubling cube: in the middle of the tray while centred, else
+beside its owner's borne-off men.
 """
 
 from __future__ import annotations
@@ -26,6 +30,11 @@ _BOARD_H = 300
 _HEIGHT = _BOARD_H + 2 * _MARGIN
 _MAN_R = 13
 _SHOWN = 5
+_BAR_MAN_R = _BAR_W / 2 - 1  #: a man on the bar, narrower than on a point
+_OFF_H = 4  #: one borne-off man, drawn on edge
+_CUBE = 26  #: the cube's side
+#: what a centred cube shows (its value is 1; it shows its highest face, as boards do)
+_CENTRED_FACE = 64
 
 _COLOURS = {
     "board": "#f3e3c3",
@@ -53,12 +62,24 @@ def _x_of(white_point: int) -> float:
     return left + _POINT_W / 2
 
 
-def board_svg(position: Position, *, width: int | None = None, title: str | None = None) -> str:
+def board_svg(
+    position: Position,
+    *,
+    width: int | None = None,
+    title: str | None = None,
+    cube: int | None = None,
+    cube_owner: Side | None = None,
+) -> str:
     """The position as a standalone SVG document (a string).
 
     ``width`` scales the drawing (the aspect ratio is kept); ``title`` becomes the accessible
-    ``<title>`` (by default the position key and whose turn it is).
+    ``<title>`` (by default the position key and whose turn it is). ``cube`` draws the doubling
+    cube with that value, owned by ``cube_owner`` (None: centred); without ``cube`` none is drawn.
     """
+    if cube is not None and (cube < 1 or cube & (cube - 1)):
+        raise ValueError(f"the cube's value is a power of two, not {cube}")
+    if cube is None and cube_owner is not None:
+        raise ValueError("a cube owner needs a cube value")
     root = etree.Element(f"{{{SVG_NS}}}svg", nsmap={None: SVG_NS})  # type: ignore[dict-item]
     root.set("viewBox", f"0 0 {_WIDTH} {_HEIGHT}")
     root.set("class", "jacquet-board")
@@ -69,8 +90,12 @@ def board_svg(position: Position, *, width: int | None = None, title: str | None
     key = position.key()
     root.set("data-key", key)
     turn = side_name(position.turn)
+    game = "Jacquet"
+    if position.direction == "opposite":
+        root.set("data-direction", "opposite")
+        game = "Backgammon"
     _el(root, "title").text = (
-        title if title is not None else f"Jacquet position {key}, {turn} to move"
+        title if title is not None else f"{game} position {key}, {turn} to move"
     )
 
     _el(root, "rect", x=0, y=0, width=_WIDTH, height=_HEIGHT, fill=_COLOURS["frame"], rx=6)
@@ -115,6 +140,10 @@ def board_svg(position: Position, *, width: int | None = None, title: str | None
     for stack in stacks(position).values():
         _draw_stack(root, stack, top, bottom)
     _draw_tray(root, position)
+    _draw_bar_men(root, position, top, bottom)
+    _draw_borne_off(root, position, top, bottom)
+    if cube is not None:
+        _draw_cube(root, cube, cube_owner, top, bottom)
     marker = _el(
         root,
         "text",
@@ -194,3 +223,111 @@ def _draw_tray(root: etree._Element, position: Position) -> None:
             )
             text.set("class", f"{what} {side}")
             text.text = f"{'W' if side == 'white' else 'B'} {what} {number}"
+
+
+def _draw_bar_men(root: etree._Element, position: Position, top: float, bottom: float) -> None:
+    """Men on the bar, stacked from the middle towards the half where they enter."""
+    x = _MARGIN + _HALF_W + _BAR_W / 2
+    middle = (top + bottom) / 2
+    for side in ("white", "black"):
+        count = position.bar(side)
+        if not count:
+            continue
+        group = _el(root, "g")
+        group.set("class", f"bar {side}")
+        group.set("data-count", str(count))
+        upward = side == "white"  # White enters in the far half (its 19-24)
+        fill = _COLOURS["white_man"] if side == "white" else _COLOURS["black_man"]
+        stroke = "#333" if side == "white" else "#ddd"
+        for i in range(min(count, _SHOWN)):
+            offset = 2 * _BAR_MAN_R + 4 + i * (2 * _BAR_MAN_R + 1)
+            y = middle - offset if upward else middle + offset
+            _el(
+                group,
+                "circle",
+                cx=f"{x:.1f}",
+                cy=f"{y:.1f}",
+                r=_BAR_MAN_R,
+                fill=fill,
+                stroke=stroke,
+            )
+        if count > _SHOWN:
+            offset = 2 * _BAR_MAN_R + 4 + (_SHOWN - 1) * (2 * _BAR_MAN_R + 1)
+            y = middle - offset if upward else middle + offset
+            text = _el(
+                group,
+                "text",
+                x=f"{x:.1f}",
+                y=f"{y + 4:.1f}",
+                font_size=10,
+                text_anchor="middle",
+                font_family="sans-serif",
+                fill=stroke,
+            )
+            text.text = str(count)
+
+
+def _draw_borne_off(root: etree._Element, position: Position, top: float, bottom: float) -> None:
+    """Borne-off men on edge in the tray: White's rising from above its count, Black's hanging
+    below its count, so that each side's pile stands beside its home table."""
+    left = _MARGIN + _BOARD_W + 6
+    for side in ("white", "black"):
+        count = position.off(side)
+        if not count:
+            continue
+        group = _el(root, "g")
+        group.set("class", f"borne-off {side}")
+        group.set("data-count", str(count))
+        fill = _COLOURS["white_man"] if side == "white" else _COLOURS["black_man"]
+        stroke = "#333" if side == "white" else "#ddd"
+        for i in range(count):
+            y = bottom - 40 - (i + 1) * _OFF_H if side == "white" else top + 42 + i * _OFF_H
+            _el(
+                group,
+                "rect",
+                x=left,
+                y=f"{y:.1f}",
+                width=_TRAY_W - 12,
+                height=_OFF_H - 1,
+                fill=fill,
+                stroke=stroke,
+                stroke_width=0.5,
+            )
+
+
+def _draw_cube(
+    root: etree._Element, value: int, owner: Side | None, top: float, bottom: float
+) -> None:
+    """The doubling cube: centred in the tray's middle, or at its owner's end of the tray."""
+    x = _MARGIN + _BOARD_W + 6 + (_TRAY_W - 12 - _CUBE) / 2
+    if owner is None:
+        y = (top + bottom - _CUBE) / 2
+    elif owner == "white":
+        y = bottom - 40 - 15 * _OFF_H - _CUBE - 4
+    else:
+        y = top + 42 + 15 * _OFF_H + 4
+    group = _el(root, "g")
+    group.set("class", f"cube {owner or 'centred'}")
+    group.set("data-value", str(value))
+    _el(
+        group,
+        "rect",
+        x=f"{x:.1f}",
+        y=f"{y:.1f}",
+        width=_CUBE,
+        height=_CUBE,
+        rx=4,
+        fill="#fff",
+        stroke="#333",
+    )
+    face = _el(
+        group,
+        "text",
+        x=f"{x + _CUBE / 2:.1f}",
+        y=f"{y + _CUBE / 2 + 5:.1f}",
+        font_size=13,
+        text_anchor="middle",
+        font_family="sans-serif",
+        fill="#111",
+    )
+    face.text = str(_CENTRED_FACE if owner is None and value == 1 else value)

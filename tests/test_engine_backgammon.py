@@ -3,15 +3,24 @@ bear-off, scoring, keys, and the brute-force reference agreeing on thousands of 
 
 from __future__ import annotations
 
+import json
 import random
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from reference import reference_plays
 
+from jacquet_notation.archive import import_paths
+from jacquet_notation.cli import main
 from jacquet_notation.engine import apply_play, legal_plays, score, validate_play, winner
 from jacquet_notation.errors import IllegalPlayError, PositionError, RulesError
+from jacquet_notation.generate import generate_records
+from jacquet_notation.notation import read_games, write_games
 from jacquet_notation.position import Position, Side
+from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
 from jacquet_notation.selfplay import play_game
 
@@ -140,6 +149,40 @@ def test_bar_men_enter_first_on_25_minus_the_die() -> None:
     # two on the bar and one entering die: the other die cannot move any other man
     before = pos({"6": 13}, {"1": 2, "2": 2, "3": 2, "4": 2, "5": 2, "13": 5}, white_bar=2)
     assert notations(before, (6, 5)) == {"bar/19"}
+
+
+@pytest.mark.parametrize(
+    ("moves", "dice", "message"),
+    [
+        ([(25, 20), (6, 2)], (5, 4), "bar/20: point 20 is held by Black (two men or more)"),
+        ([(6, 1), (6, 2)], (5, 4), "6/1: a man on the bar must enter before any other man moves"),
+        ([(25, 19)], (6, 5), "plays one die where both can be played, e.g."),
+    ],
+)
+def test_illegal_plays_say_which_rule(
+    moves: list[tuple[int, int]], dice: tuple[int, int], message: str
+) -> None:
+    before = pos(
+        {"6": 14},
+        {"1": 2, "2": 2, "3": 2, "4": 2, "5": 2, "13": 5},
+        white_bar=1,
+    )
+    with pytest.raises(IllegalPlayError) as caught:
+        validate_play(before, dice, moves, BG)
+    assert message in str(caught.value)
+
+
+def test_moves_whose_steps_interleave_are_read_as_a_whole() -> None:
+    # 2-2 with two men on the bar, written bar/21*(2) as records do: both men enter on 23 before
+    # either goes on to 21 (hitting Black's blot there, Black's 4-point)
+    before = pos({"6": 13}, {"4": 1, "13": 5, "6": 9}, white_bar=2)
+    play = validate_play(before, (2, 2), [(25, 21), (25, 21)], BG)
+    assert play.position.men("white") == {21: 2, 6: 13} and play.position.bar("black") == 1
+    assert sorted(step.start for step in play.steps) == [23, 23, 25, 25]
+    # three on the bar: the third must enter too, so bar/21(2) is refused
+    three = pos({"6": 12}, {"4": 1, "13": 5, "6": 9}, white_bar=3)
+    with pytest.raises(IllegalPlayError, match="must enter"):
+        validate_play(three, (2, 2), [(25, 21), (25, 21)], BG)
 
 
 def test_entering_hits_a_blot() -> None:
@@ -280,3 +323,73 @@ def test_the_reference_agrees_on_bar_and_bear_off_positions() -> None:
 def test_every_opening_roll_agrees_with_the_reference() -> None:
     for dice in ROLLS:
         agree(START, dice)
+
+
+# -- from the command line -----------------------------------------------------------------------
+
+
+def test_jacquet_plays_rules_backgammon() -> None:
+    result = CliRunner().invoke(main, ["plays", "--dice", "2-1", "--rules", "backgammon", "--json"])
+    assert result.exit_code == 0, result.output
+    listing = json.loads(result.stdout)
+    assert len(listing) == 15  # counted by hand above
+    for row in listing:
+        after = Position.from_json(row["position"])
+        assert after.direction == "opposite" and after.key() == row["key"]
+        assert after.turn == "black" and after.men("black") == {24: 2, 13: 5, 8: 3, 6: 5}
+    # a position given: White on the bar, closed out but for Black's 6-point
+    position = {
+        "white": {"6": 14},
+        "black": {"1": 2, "2": 2, "3": 2, "4": 2, "5": 2, "13": 5},
+        "white_bar": 1,
+    }
+    result = CliRunner().invoke(
+        main,
+        ["plays", "--dice", "5-4", "--rules", "backgammon", "--position", json.dumps(position)],
+    )
+    assert result.exit_code == 0 and "1 distinct legal play of 5-4" in result.stdout
+    assert " pass " in result.stdout
+
+
+def test_jacquet_generate_rules_backgammon_writes_valid_games(tmp_path: Path) -> None:
+    out = tmp_path / "bg.jqt"
+    result = CliRunner().invoke(
+        main, ["generate", "--games", "4", "--seed", "3", "--rules", "backgammon", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    games = [replay(record) for record in read_games(out)]
+    assert len(games) == 4
+    for game in games:
+        assert game.is_valid and game.rules == BG, [str(e) for e in game.errors]
+        assert game.plies[0].before.men("white") == {24: 2, 13: 5, 8: 3, 6: 5}
+        assert game.points in (1, 2, 3) and game.winner is not None
+    hits = [s for g in games for p in g.plies if p.play for s in p.play.steps if s.hit]
+    assert hits, "self-play backgammon hits"
+    validated = CliRunner().invoke(main, ["validate", str(out)])
+    assert validated.exit_code == 0, validated.output
+
+
+def test_the_archive_keys_backgammon_positions_by_their_direction(tmp_path: Path) -> None:
+    out = tmp_path / "bg.jqt"
+    out.write_text(write_games(list(generate_records(2, 5, BG, "greedy"))), encoding="utf-8")
+    db = tmp_path / "bg.db"
+    import_paths(db, [str(out)], rules=None, encoding="utf-8", progress=None)
+    connection = sqlite3.connect(db)
+    rows = list(connection.execute("select key, white_pips, black_pips from positions"))
+    connection.close()
+    assert len(rows) > 50
+    for key, white_pips, black_pips in rows:
+        position = Position.from_key(key)
+        assert position.direction == "opposite"
+        # pips carried from play to play, hits included, as the position counts them
+        assert (white_pips, black_pips) == (position.pips("white"), position.pips("black"))
+
+
+def test_the_perft_data_has_every_backgammon_opening_roll() -> None:
+    lines = (Path(__file__).parent / "data" / "perft.txt").read_text(encoding="utf-8").splitlines()
+    opening = {
+        line.split()[1]
+        for line in lines
+        if line.startswith("backgammon ") and line.endswith(" start")
+    }
+    assert opening == {f"{a}-{b}" for a, b in ROLLS}

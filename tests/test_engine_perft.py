@@ -28,7 +28,7 @@ def load(rules_text: str, position_text: str) -> tuple[Rules, Position]:
     name, *overrides = rules_text.split("+")
     rules = Rules.named(name).with_options(dict(o.split("=", 1) for o in overrides))
     if position_text == "start":
-        return rules, Position.start()
+        return rules, Position.start(rules)
     return rules, Position.from_json(json.loads(position_text), rules)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from ..bits import off_count
 from ..errors import JacquetError
 from ..notation import GameChunk, parse_chunk, parse_game, read_games, write_game
-from ..position import Position, key_from_bits, opposite_point, side_key_bits
+from ..position import Position, key_from_bits, other_point, side_key_bits
 from ..record import MOVE_TEXTS, GameRecord
 from ..replay import ReplayedGame, replay
 from ..reporting import describe_error, headline, suggestions
@@ -238,7 +238,7 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
                 white_bits, black_bits = unary(white), unary(black)
                 white_pips, black_pips = before.pips("white"), before.pips("black")
                 last_info = (
-                    key_from_bits(before.turn, white_bits, black_bits),
+                    key_from_bits(before.turn, white_bits, black_bits, before.direction),
                     before.turn,
                     white_pips,
                     black_pips,
@@ -255,8 +255,11 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
                 steps = " ".join([step_text[s.hit][s.start][s.end] for s in played])
                 moved = sum([s.start - s.end for s in played])
                 # a man hit on the mover's point e stood on the other side's point
-                # opposite_point(e): it goes to the bar (25), that much further from home
-                hit = sum([25 - opposite_point(s.end) for s in played if s.hit]) if hitting else 0
+                # other_point(e): it goes to the bar (25), that much further from home
+                where = position.direction
+                hit = (
+                    sum([25 - other_point(s.end, where) for s in played if s.hit]) if hitting else 0
+                )
                 if written.side == "white":
                     white_pips -= moved
                     black_pips += hit
@@ -269,7 +272,9 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
                 if position.packed_black != black:
                     black = position.packed_black
                     black_bits = unary(black)
-                key_after = final_key = key_from_bits(position.turn, white_bits, black_bits)
+                key_after = final_key = key_from_bits(
+                    position.turn, white_bits, black_bits, position.direction
+                )
                 last_info = (
                     key_after,
                     position.turn,

@@ -35,9 +35,9 @@ def parse_settings(settings: tuple[str, ...]) -> dict[str, str]:
 
 
 def read_position(text: str | None, rules: Rules) -> Position:
-    """The JSON form given on the command line (or ``@file``); the start when not given."""
+    """The JSON form given on the command line (or ``@file``); the rules' start when not given."""
     if text is None:
-        return Position.start()
+        return Position.start(rules)
     if text.startswith("@"):
         try:
             with open(text[1:], encoding="utf-8") as handle:
@@ -89,6 +89,7 @@ def plays(
     \b
     Example:
       jacquet plays --dice 5-5
+      jacquet plays --dice 3-1 --rules backgammon
       jacquet plays --dice 6-1 --rules murray --json \\
         --position '{"white": {"24": 14, "19": 1}, "black": {"24": 15}, "turn": "white"}'
     """

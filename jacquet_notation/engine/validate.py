@@ -16,6 +16,8 @@ from ..bits import (
     OUTSIDE,
     highest,
     off_count,
+    pack,
+    unpack,
 )
 from ..board_terms import point_name, side_name
 from ..errors import IllegalPlayError
@@ -65,6 +67,9 @@ def validate_play(
     ctx = Context(position, rules)
     best, failure = _realize_any_order(ctx, written, steps_left)
     if best is None:
+        found = _by_net_change(ctx, written, steps_left)
+        if found is not None:
+            return Play(found[1], ctx.position(found[0]))
         if failure is None:
             raise IllegalPlayError("no legal way to play that", move=0 if written else None)
         raise IllegalPlayError(failure[1], move=failure[0])
@@ -94,8 +99,73 @@ def validate_play(
     legal = search.plays_by_state
     if state in legal:
         return Play(path, ctx.position(state))
+    found = _by_net_change(ctx, written, steps_left, legal)
+    if found is not None:
+        return Play(found[1], ctx.position(found[0]))
     reason, move = why_not_legal(ctx, state, path, steps_left, legal)
     raise IllegalPlayError(reason, move=move)
+
+
+def _by_net_change(
+    ctx: Context,
+    written: list[tuple[int, int]],
+    dice: list[int],
+    legal: dict[int, tuple[Step, ...]] | None = None,
+) -> _Realized | None:
+    """The legal play that moves the mover's men as the written moves do, taken together.
+
+    For moves that cannot be played one after the other as written, though their steps can be
+    interleaved: with 2-2 and two men on the bar, ``bar/21(2)`` enters both men before either
+    goes on (backgammon records write it so). None when no legal play matches; IllegalPlayError
+    when several do (they differ by a hit on the way).
+    """
+    if not written:
+        return None
+    counts = list(unpack(ctx.start & MOVER if ctx.hitting else ctx.start))
+    for start, end in written:
+        counts[start] -= 1
+        counts[end] += 1
+        if counts[start] < 0:
+            return None
+    target = pack(counts)
+    if legal is None:
+        legal = Search(ctx, dice).plays_by_state
+    matches = [
+        (state, path)
+        for state, path in legal.items()
+        if (state & MOVER if ctx.hitting else state) == target and _chains(written, path)
+    ]
+    if len(matches) > 1:
+        options = " or ".join(notation_of(path) for _, path in matches)
+        raise IllegalPlayError(
+            f"{notation_of([Step(a, b, a - b) for a, b in written])} is ambiguous: the men "
+            f"may hit on the way or not; write {options}",
+            move=0,
+        )
+    return matches[0] if matches else None
+
+
+def _chains(written: Sequence[tuple[int, int]], steps: Sequence[Step]) -> bool:
+    """Whether ``steps`` split into one chain of one man's steps per written move, each from the
+    move's start to its end, every step used: so that no written move names a landing point the
+    play did not touch (``18/12 12/11`` is not ``18/17 17/11``)."""
+    if not written:
+        return not steps
+    (start, end), rest = written[0], written[1:]
+
+    def walk(at: int, left: tuple[Step, ...]) -> bool:
+        if at == end:
+            return _chains(rest, left)
+        # the same step twice (a double) is tried once
+        return any(
+            step.start == at
+            and step.end >= end
+            and step not in left[:index]
+            and walk(step.end, left[:index] + left[index + 1 :])
+            for index, step in enumerate(left)
+        )
+
+    return walk(start, tuple(steps))
 
 
 def _one_way(
