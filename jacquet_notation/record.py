@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 # the board's words are board_terms'; offered here too, as the record layer's contract says
 from .board_terms import BAR as BAR
@@ -94,13 +94,25 @@ class Move(NamedTuple):
         return text
 
 
+#: what a ply is when it is not a play of men: the cube's actions, or a roll whose play is unknown
+Action = Literal["double", "take", "drop", "beaver", "unknown"]
+#: the actions, in the order the record's words are listed (docs/notation.md)
+ACTIONS: tuple[Action, ...] = ("double", "take", "drop", "beaver", "unknown")
+
+
 @dataclass(frozen=True, slots=True)
 class WrittenPlay:
-    """One player's play of one turn as written: the dice and the moves, or a pass.
+    """One player's play of one turn as written: the dice and the moves, a pass, or an action.
 
-    ``dice`` are kept high first (the order of two dice carries no meaning) and are ``None`` only
-    for a pass written without them. ``variations`` are the alternatives an annotator gave to
-    this play, each a line of plays starting with the same side and turn.
+    ``dice`` are kept high first (the order of two dice carries no meaning) and are ``None`` for
+    a pass written without them and for a cube action. ``variations`` are the alternatives an
+    annotator gave to this play, each a line of plays starting with the same side and turn.
+
+    ``action`` is what the ply is when it moves no man by a play of its dice: a cube action
+    (``double``, ``take``, ``drop``, ``beaver``: no dice, no moves; ``cube`` the value a
+    ``double`` or ``beaver`` states, as written) or ``unknown``, a roll whose play the record
+    does not give (a .mat file's ``63: ????``, the last roll of a game ended by time or
+    resignation): dice, no moves. The record keeps them as written; the replay judges them.
 
     ``opponent_moves`` is the opponent's share of the dice under "every die is used" (Jacquet de
     Versailles, docs/rules.md): the dice the mover could not use, played by the opponent in the
@@ -119,11 +131,22 @@ class WrittenPlay:
     opponent_moves: tuple[Move, ...] = ()
     text: str = field(default="", compare=False, repr=False)
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
+    action: Action | None = None
+    cube: int | None = None
 
     @property
     def is_pass(self) -> bool:
-        """True when none of the mover's men moves: ``6-6: pass``, ``pass``, ``6-1: + 24/18``."""
-        return not self.moves
+        """True when none of the mover's men moves by a known play: ``6-6: pass``, ``6-6: --``,
+        ``6-6:``, ``pass``, ``6-1: + 24/18``.
+
+        A cube action or an ``unknown`` roll is not a pass.
+        """
+        return not self.moves and self.action is None
+
+    @property
+    def is_cube_action(self) -> bool:
+        """True for ``double``, ``take``, ``drop`` and ``beaver``: a ply of the cube, not of men."""
+        return self.action is not None and self.action != "unknown"
 
     @property
     def has_share(self) -> bool:

@@ -24,8 +24,9 @@ from .notation import GameChunk, split_games
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 
-#: the file endings read when a folder is given (a file named on the command line is always read)
-RECORD_SUFFIXES = (".jqt", ".jacquet", ".txt")
+#: the file endings read when a folder is given (a file named on the command line is always read);
+#: what a file holds, a Jacquet record or a match file, is told by its content, not its ending
+RECORD_SUFFIXES = (".jqt", ".jacquet", ".txt", ".mat")
 
 
 @dataclass(frozen=True, slots=True)

@@ -287,6 +287,10 @@ def _write_line(
             attributes["dice"] = _DICE_TEXT.get(dice) or f"{dice[0]}-{dice[1]}"
         if written.annotation:
             attributes["annotation"] = written.annotation
+        if written.action is not None:
+            attributes["action"] = written.action
+            if written.cube is not None:
+                attributes["cube"] = _number(written.cube)
         span = written.span
         if span.line:
             attributes["span"] = f"{span.line}:{span.column}-{span.end_line}:{span.end_column}"

@@ -13,7 +13,7 @@ from lxml import etree
 
 from ..errors import NotationError
 from ..notation import write_game
-from ..record import BAR, NO_SPAN, OFF, GameRecord, Move, Side, Span, WrittenPlay
+from ..record import ACTIONS, BAR, NO_SPAN, OFF, Action, GameRecord, Move, Side, Span, WrittenPlay
 from .format import (
     _MAX_PROLOG,
     COMMENT,
@@ -78,6 +78,8 @@ def _read_play(element: etree._Element) -> WrittenPlay:
         high, _, low = dice_text.partition("-")
         dice = (int(high), int(low))
     side: Side = "black" if element.get("side") == "black" else "white"
+    action = element.get("action")
+    cube = element.get("cube")
     moves: list[Move] = []
     shares: list[Move] = []  # the opponent's (by="<the other side>"), Versailles
     nags: list[int] = []
@@ -120,7 +122,13 @@ def _read_play(element: etree._Element) -> WrittenPlay:
         opponent_moves=tuple(shares),
         text=text,
         span=_parse_span(element.get("span")),
+        action=_ACTIONS.get(action) if action is not None else None,
+        cube=int(cube) if cube is not None else None,
     )
+
+
+#: the actions a play may carry, by their name (the schema allows only these)
+_ACTIONS: dict[str, Action] = {action: action for action in ACTIONS}
 
 
 def record_from_element(element: etree._Element) -> GameRecord:

@@ -89,6 +89,13 @@ def _records(paths: Sequence[str], encoding: str) -> Iterator[GameRecord]:
     "--xml", "xml_out", metavar="OUT.xml", help="Write the XML document here (- for stdout)."
 )
 @click.option("--html", "html_out", metavar="OUT.html", help="Write the HTML score sheet here.")
+@click.option(
+    "--mat",
+    "mat_out",
+    metavar="OUT",
+    help="Write the backgammon games as a match file (.mat, as gnubg reads it); OUT an existing"
+    " folder: one file a match.",
+)
 @click.option("--rules", "ruleset", type=click.Choice(RULESET_NAMES), help="Force a ruleset.")
 @click.option("--encoding", default="utf-8", show_default=True, help="e.g. latin-1.")
 @click.option(
@@ -100,15 +107,18 @@ def export(
     paths: tuple[str, ...],
     xml_out: str | None,
     html_out: str | None,
+    mat_out: str | None,
     ruleset: str | None,
     encoding: str,
     no_source_text: bool,
 ) -> None:
-    """Export every game of PATHS (files, folders, or - for stdin) as XML and/or HTML.
+    """Export every game of PATHS (files, folders, or - for stdin) as XML, HTML or a match file.
 
     The XML follows the schema shipped in the package (namespace urn:jacquet-notation:games:1,
     see docs/xml.md); every game is exported, invalid and unreadable ones with their errors.
-    The HTML is the score sheet made from it by the shipped XSLT stylesheet. Exit 0 when every
+    The HTML is the score sheet made from it by the shipped XSLT stylesheet. --mat writes
+    backgammon games in the match file format (docs/notation.md, "Match files"): one match to
+    a file, or each match to its own file in a folder. Exit 0 when every
     game is valid, 1 when any is invalid or unreadable (the export is written all the same), 2
     for a usage or I/O error (nothing is written).
 
@@ -116,11 +126,17 @@ def export(
     Example:
       jacquet export --xml games.xml corpus/valid
       jacquet export --xml - --html sheet.html --rules murray games.jqt
+      jacquet export --mat match.mat match.jqt
     """
     from .. import xml as xmlio
 
-    if xml_out is None and html_out is None:
-        raise CleanError("nothing to do: give --xml OUT.xml and/or --html OUT.html")
+    if xml_out is None and html_out is None and mat_out is None:
+        raise CleanError("nothing to do: give --xml OUT.xml, --html OUT.html and/or --mat OUT.mat")
+    if mat_out is not None:
+        with domain_errors(EXIT_USAGE):
+            _export_mat(paths, encoding, mat_out)
+        if xml_out is None and html_out is None:
+            return
     if xml_out == "-" and html_out == "-":
         raise CleanError("--xml and --html cannot both go to stdout")
     with domain_errors(EXIT_USAGE):
@@ -145,6 +161,25 @@ def export(
         err=True,
     )
     sys.exit(EXIT_INVALID if counts.invalid or counts.unreadable else EXIT_OK)
+
+
+def _export_mat(paths: Sequence[str], encoding: str, target: str) -> None:
+    """Every match of the games named, to ``target`` (a file), or a file each in a folder."""
+    from ..notation import write_matches
+
+    texts = list(write_matches(_records(paths, encoding)))
+    if os.path.isdir(target):
+        for number, text in enumerate(texts, 1):
+            with atomic_output(os.path.join(target, f"match-{number}.mat")) as out:
+                out.write(text.encode("utf-8"))
+    elif len(texts) > 1:
+        raise CleanError(
+            f"{target}: the games make {len(texts)} matches: give a folder to write one file each"
+        )
+    else:
+        with atomic_output(target) as out:
+            out.write("".join(texts).encode("utf-8"))
+    echo(f"{len(texts)} {'match' if len(texts) == 1 else 'matches'} written", err=True)
 
 
 @click.command("import-xml")

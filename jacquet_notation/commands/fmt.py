@@ -80,12 +80,13 @@ def _formatted(
 def fmt(files: tuple[str, ...], write: bool, encoding: str, no_check: bool) -> None:
     """Write game records in the canonical layout, to stdout or (with --write) in place.
 
-    FILES are files, folders (their .jqt, .jacquet and .txt files, as validate reads them) or -
-    for stdin. Tags in a fixed order, one turn a line, dice high first, one form per step. A game
-    that cannot be read is copied unchanged and its errors are listed on stderr as
-    file:line:col: message. A game whose plays are illegal is formatted all the same, and each
-    illegal play is listed as validate lists it (unless --no-check). Exit code 1 if any game had
-    errors or illegal plays, 2 if a file could not be read or written.
+    FILES are files, folders (their .jqt, .jacquet, .txt and .mat files, as validate reads them)
+    or - for stdin; a match file (.mat, told by its content) is written as .jqt records, one a
+    game (export --mat writes match files). Tags in a fixed order, one turn a line, dice high
+    first, one form per step. A game that cannot be read is copied unchanged and its errors are
+    listed on stderr as file:line:col: message. A game whose plays are illegal is formatted all
+    the same, and each illegal play is listed as validate lists it (unless --no-check). Exit
+    code 1 if any game had errors or illegal plays, 2 if a file could not be read or written.
 
     \b
     Example:

@@ -12,6 +12,8 @@ The writer gives every record one canonical layout (see ``docs/notation.md``), s
 
 from .decoding import GameChunk, split_games
 from .grammar import grammar_file, parser, slips, terminal
+from .mat_reader import is_match_file
+from .mat_writer import split_matches, write_match, write_matches
 from .parsing import (
     MAX_PLAYS_TEXT,
     MAX_VARIATION_DEPTH,
@@ -28,6 +30,7 @@ __all__ = [
     "TAG_ORDER",
     "GameChunk",
     "grammar_file",
+    "is_match_file",
     "parse_chunk",
     "parse_game",
     "parse_games",
@@ -35,7 +38,10 @@ __all__ = [
     "read_games",
     "slips",
     "split_games",
+    "split_matches",
     "terminal",
     "write_game",
     "write_games",
+    "write_match",
+    "write_matches",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from typing import IO, Any
 
 from ..errors import NotationError
 from .grammar import terminal
+from .mat_reader import GAME_LINE, HEADER_LINE, is_match_file
 
 # Cutting a stream into games: a line scanner, much cheaper than the parser, so that an error in
 # one game cannot swallow the next and memory holds one game at a time.
@@ -295,6 +297,10 @@ class GameChunk:
     index: int
     #: undecodable bytes in the game's lines: (line in the file, column, message)
     problems: tuple[tuple[int, int, str], ...] = ()
+    #: the notation of the text: ``jqt``, or ``mat`` for a game of a match file (docs/notation.md)
+    syntax: str = "jqt"
+    #: a match file's header lines (from line 1), which every game of the match shares
+    preamble: str = ""
 
 
 def split_games(
@@ -310,7 +316,19 @@ def split_games(
         lines = decoder.lines(stream)  # type: ignore[arg-type]
     else:
         lines = _text_lines(stream, file)  # type: ignore[arg-type]
-    for index, (first, chunk) in enumerate(_games(lines), 1):
+    head = _head(lines)
+    lines = itertools.chain(head, lines)
+    syntax, preamble = "jqt", ""
+    preambles: list[str] = []
+    games: Iterator[tuple[int, list[str]]]
+    if is_match_file(head):
+        syntax = "mat"
+        games, preambles = _match_games(lines)
+    else:
+        games = _games(lines)
+    for index, (first, chunk) in enumerate(games, 1):
+        if syntax == "mat" and not preamble:
+            preamble = "\n".join(preambles)
         while chunk and (not chunk[-1] or chunk[-1].isspace()):
             chunk.pop()
         problems: tuple[tuple[int, int, str], ...] = ()
@@ -320,4 +338,38 @@ def split_games(
             decoder.problems = [p for p in decoder.problems if p[0] > last]
         text = "\n".join(chunk)
         chunk.clear()  # its lines are not needed while the game is parsed: one copy, not two
-        yield GameChunk(text, first, file, index, problems)
+        yield GameChunk(text, first, file, index, problems, syntax, preamble)
+
+
+def _head(lines: Iterator[str]) -> list[str]:
+    """The first lines of a stream, up to its first line that is neither blank nor a match
+    file's header line: enough to tell a match file from a Jacquet record."""
+    head: list[str] = []
+    for line in lines:
+        head.append(line)
+        if line.strip() and not HEADER_LINE.match(line):
+            break
+    return head
+
+
+def _match_games(lines: Iterable[str]) -> tuple[Iterator[tuple[int, list[str]]], list[str]]:
+    """Cut a match file's lines into games (each from its ``Game N`` line); the list returned
+    fills with the header's lines (before the first game) as the first game is cut."""
+    preamble: list[str] = []
+
+    def games() -> Iterator[tuple[int, list[str]]]:
+        chunk: list[str] = []
+        first = 0
+        for number, line in enumerate(lines, 1):
+            if GAME_LINE.match(line):
+                if chunk:
+                    yield first, chunk
+                chunk, first = [line], number
+            elif chunk:
+                chunk.append(line)
+            else:
+                preamble.append(line)
+        if chunk:
+            yield first, chunk
+
+    return games(), preamble

@@ -13,6 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from ..record import GameRecord, Span
 from .decoding import GameChunk, split_games
 from .grammar import _Variation, parser, terminal
+from .mat_reader import parse_mat_game
 from .reader import _TAG, _UNESCAPE, _at, _GameReader, _Numbering
 from .words import _PIECE, turn_number_digits
 
@@ -33,7 +34,12 @@ _NOT_PLAYS = re.compile(r"\{[^}]*\}|;[^\n]*|^[ \t]*\[[^\n]*", re.MULTILINE)
 
 def parse_chunk(chunk: GameChunk) -> GameRecord:
     """The record of one chunk, with its syntax and decoding errors."""
-    record = _parse_chunk(chunk.text, chunk.first_line, chunk.file, chunk.index)
+    if chunk.syntax == "mat":
+        record = parse_mat_game(
+            chunk.text, chunk.first_line, chunk.file, chunk.index, chunk.preamble
+        )
+    else:
+        record = _parse_chunk(chunk.text, chunk.first_line, chunk.file, chunk.index)
     if chunk.problems:
         reader = _GameReader(record.text, chunk.first_line, chunk.file, chunk.index)
         for line, column, message in chunk.problems:

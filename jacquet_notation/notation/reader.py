@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..errors import NotationError
-from ..record import BAR, GameRecord, Move, Side, Span, WrittenPlay
+from ..record import BAR, Action, GameRecord, Move, Side, Span, WrittenPlay
 from .grammar import _Variation, parser, slips
 from .words import (
     _DICE,
@@ -375,10 +375,11 @@ class _GameReader:
         begin = begin_line = begin_column = 0
         end = end_line = end_column = 0  # where the open play ends so far
         had_play = False
-        open_pass = False  # the open play already has its "pass"
+        open_pass = False  # the open play already has its "pass" (or its "unknown")
         # The mover's moves once a " + " has opened the opponent's share (Versailles), whose
         # steps then go to ``moves``; None while no share is open.
         shared: list[Move] | None = None
+        unknown = False  # the open play is a roll whose play is not given
         search = consumed = 0
         row_start = 0
         # Whose play comes next, synchronised with ``numbering`` around the slow paths.
@@ -420,6 +421,12 @@ class _GameReader:
                         consumed = piece.end()
                         end, end_line, end_column = consumed, line, consumed - 1 + left
                         continue
+                    if kind == "unknown" and not moves and not open_pass:
+                        # "6-3: unknown": the roll stands, its play is not given
+                        consumed = piece.end()
+                        open_pass = unknown = True
+                        end, end_line, end_column = consumed, line, consumed - 1 + left
+                        continue
                     if kind == "step" or (kind == "pass" and not moves and not open_pass):
                         # A step with something wrong in it (the reader says what), or the pass
                         # of "6-6: pass": both belong to the open play (one pass only: in
@@ -442,6 +449,8 @@ class _GameReader:
                             new_play(side, turn, dice, played, text[begin:end], span, tuple(moves))
                         )
                         shared = None
+                    if unknown:
+                        plays[-1] = replace(plays[-1], action="unknown")
                     moves = None
                 if rolled is not None:
                     pending = -1
@@ -454,7 +463,7 @@ class _GameReader:
                         next_turn += 1
                     end, end_line, end_column = search, line, search - 1 + left
                     moves = []
-                    open_pass = False
+                    open_pass = unknown = False
                     had_play = True
                     continue
                 had_play = False
@@ -496,9 +505,13 @@ class _GameReader:
                     span = new_tuple(Span, (line, at + left, end_line, end_column))
                     plays.append(new_play(side, turn, None, (), text[at:end], span))
                     continue
+                if kind == "cube":
+                    span = new_tuple(Span, (line, at + left, end_line, end_column))
+                    plays.append(self.cube_action(side, turn, piece.group(), span))
+                    continue
                 begin, begin_line, begin_column = at, line, at + left
                 moves = []
-                open_pass = False
+                open_pass = unknown = False
                 if kind == "dice":
                     dice = self.dice(token, piece)
                 else:
@@ -514,9 +527,20 @@ class _GameReader:
             else:
                 played, shares = tuple(shared), tuple(moves)
                 plays.append(new_play(side, turn, dice, played, text[begin:end], span, shares))
+            if unknown:
+                plays[-1] = replace(plays[-1], action="unknown")
         numbering.side, numbering.turn = next_side, next_turn
         numbering.pending = (pending_token, pending) if pending >= 0 else None
         return had_play
+
+    @staticmethod
+    def cube_action(side: Side, turn: int, written: str, span: Span) -> WrittenPlay:
+        """The ply of a cube action as written: ``double 2``, ``take``, ``drop``, ``beaver``."""
+        words = written.split()
+        action = cast(Action, words[0].lower())
+        value = _number(words[1]) if len(words) > 1 else None
+        text = written.rstrip()
+        return WrittenPlay(side, turn, None, action=action, cube=value, text=text, span=span)
 
     def lone_turn_number_at(self, token: Token, at: int, found: str) -> None:
         numbering = _Numbering(0, "white")

@@ -22,6 +22,8 @@ _PIECE = re.compile(
     f"|(?P<dice>{terminal('_DICE')})"
     f"|(?P<pass>{terminal('_PASS')})"
     f"|(?P<share>{terminal('_SHARE')})"
+    f"|(?P<cube>{terminal('_CUBE')})"
+    f"|(?P<unknown>{terminal('_UNKNOWN')})"
     r"|(?P<step>\S+)"
 )
 
@@ -124,7 +126,7 @@ def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
     return tuple(moves)
 
 
-# WrittenPlay is a frozen dataclass, whose __init__ sets its twelve fields through
+# WrittenPlay is a frozen dataclass, whose __init__ sets its fourteen fields through
 # object.__setattr__; the reader builds one per play, so it sets the slots directly, which
 # makes the same object three times faster (tests/test_record.py checks they are equal).
 _SET = {name: getattr(WrittenPlay, name).__set__ for name in WrittenPlay.__slots__}
@@ -157,6 +159,8 @@ def _new_play(
         set_opponent_moves,
         set_text,
         set_span,
+        set_action,
+        set_cube,
     ) = _setters
     set_side(play, side)
     set_turn(play, turn)
@@ -170,4 +174,6 @@ def _new_play(
     set_opponent_moves(play, opponent_moves)
     set_text(play, text)
     set_span(play, span)
+    set_action(play, None)
+    set_cube(play, None)
     return play

@@ -35,7 +35,11 @@ def _ordered_tags(tags: dict[str, str]) -> list[str]:
 
 
 def _play_text(play: WrittenPlay) -> str:
-    if play.dice is None:
+    if play.action is not None and play.action != "unknown":
+        text = play.action if play.cube is None else f"{play.action} {play.cube}"
+    elif play.action == "unknown" and play.dice is not None:
+        text = f"{play.dice[0]}-{play.dice[1]}: unknown"
+    elif play.dice is None:
         text = "pass"
     else:
         text = f"{play.dice[0]}-{play.dice[1]}:"

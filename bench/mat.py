@@ -1,0 +1,119 @@
+"""Benchmark: real match files (.mat) read, and read and validated, against python-chess on PGN.
+
+    python3 bench/mat.py [--data ../shared/data/backgammon-mat] [--repeat 3]
+
+Both sides are measured in this run on the same machine, one process each: jacquet-notation
+reading every match file of the folder (plies read per second), then validating them
+(``validate_paths``, plies validated per second), and python-chess's ``chess.pgn.read_game``
+reading and checking a PGN of random legal games with as many plies (bench/validate.py's peer,
+the same code). gnubg's import of the same files is timed too where a ``gnubg`` program is
+installed (the ``-t -q`` command line, one ``import mat`` a file); it is skipped otherwise.
+Each side runs ``--repeat`` times in turn, its best time kept (other work only ever adds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = ROOT.parent.parent / "shared" / "data" / "backgammon-mat"
+
+# bench/validate.py holds the peer (the PGN file and its timing): loaded by path, so that the
+# standard library's xml stays unshadowed by bench/xml.py as that module arranges
+_spec = importlib.util.spec_from_file_location("bench_validate", HERE / "validate.py")
+assert _spec is not None and _spec.loader is not None
+peer = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(peer)
+
+from jacquet_notation.notation import read_games  # noqa: E402
+from jacquet_notation.validation import validate_paths  # noqa: E402
+
+
+def time_reading(files: list[Path]) -> tuple[float, int, int]:
+    """CPU seconds to read every file into records; the plies and the games read."""
+    cpu = time.process_time()
+    plies = games = 0
+    for path in files:
+        for record in read_games(path):
+            assert not record.errors, record.errors[0]
+            games += 1
+            plies += len(record.plays)
+    return time.process_time() - cpu, plies, games
+
+
+def time_validating(folder: Path) -> tuple[float, int, int]:
+    """CPU seconds of ``jacquet validate`` on the folder (one process); plies, invalid games."""
+    cpu = time.process_time()
+    plies = invalid = 0
+    for report in validate_paths([str(folder)], jobs=1):
+        plies += report.plies
+        invalid += report.status != "valid"
+    return time.process_time() - cpu, plies, invalid
+
+
+def time_gnubg(files: list[Path]) -> float | None:
+    """Wall seconds of gnubg importing every file, or None where gnubg is not installed."""
+    program = shutil.which("gnubg")
+    if program is None:
+        return None
+    with tempfile.NamedTemporaryFile("w", suffix=".gnubg", delete=False) as script:
+        for path in files:
+            script.write(f'import mat "{path}"\n')
+    try:
+        start = time.perf_counter()
+        subprocess.run([program, "-t", "-q", "-c", script.name], capture_output=True, check=False)
+        return time.perf_counter() - start
+    finally:
+        os.unlink(script.name)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--repeat", type=int, default=3, help="rounds; the best of each is kept")
+    args = parser.parse_args()
+    files = sorted(p for p in args.data.rglob("*") if p.suffix in (".txt", ".mat"))
+    if not files:
+        sys.exit(f"no match files under {args.data}")
+    peer.OUT.mkdir(parents=True, exist_ok=True)  # the peer's PGN is cached there
+    load = os.getloadavg()
+    reads, checks, peers = [], [], []
+    plies = games = invalid = validated = 0
+    for _ in range(args.repeat):
+        seconds, plies, games = time_reading(files)
+        reads.append(seconds)
+        seconds, validated, invalid = time_validating(args.data)
+        checks.append(seconds)
+        peers.append(peer.time_chess(peer.chess_file(validated)))
+    chess = peer.best(peers)
+    chess_rate = chess.plies / chess.cpu
+    gnubg = time_gnubg(files)
+    print(f"{len(files)} files, {games} games; best of {args.repeat}")
+    print(f"load average before the run: {load[0]:.2f} on {os.cpu_count()} cores")
+    print(f"{'':40} {'plies':>9} {'seconds':>8} {'plies/s':>10} {'x peer':>7}")
+    rows = [
+        ("jacquet read (.mat to records, CPU)", plies, min(reads)),
+        (f"jacquet validate (CPU; {invalid} invalid)", validated, min(checks)),
+        ("python-chess read_game (CPU, peer)", chess.plies, chess.cpu),
+    ]
+    for name, count, seconds in rows:
+        rate = count / seconds
+        print(f"{name:40} {count:9d} {seconds:8.2f} {rate:10.0f} {rate / chess_rate:7.2f}")
+    if gnubg is None:
+        print("gnubg: not installed, not timed")
+    else:
+        print(f"gnubg import of the same files: {gnubg:.2f} s wall")
+    print("goal: jacquet validate >= 1.5 x peer")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,479 @@
+"""Read Jellyfish/GNU Backgammon match files (``.mat``) into ordinary game records.
+
+A match file is a header (``; [Name "value"]`` lines and ``N point match``), then games, each a
+``Game N`` line, a score line and numbered lines of two columns, Player 1's on the left. Each
+game becomes one :class:`~jacquet_notation.record.GameRecord` with the match's tags, so that the
+replay, the XML and the archive read a match as they read any record (docs/notation.md, "Match
+files"). This module is the one place the syntax of a match file is written: ``decoding`` asks
+it whether a stream is a match file and where its games begin; ``parsing`` hands it each game.
+
+Layout is read from the score line: the column where the second name begins is where Player 2's
+actions begin on every line below it (a play that overflows its column pushes the next action
+right, never left), and the first action of a numbered line is Player 1's unless it starts there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Literal, NamedTuple
+
+from ..errors import NotationError
+from ..record import BAR, OFF, GameRecord, Move, Side, Span, WrittenPlay
+from .words import _new_play
+
+#: the ruleset every game of a match file is played under (docs/rules.md)
+MAT_RULESET = "backgammon"
+
+#: ``; [Name "value"]``: a header line of the match (names may hold spaces: ``Match ID``)
+HEADER_LINE = re.compile(r'[ \t]*;[ \t]*\[[ \t]*([^"\]]*?)[ \t]+"([^"]*)"[ \t]*\][ \t]*\Z')
+#: ``5 point match`` (``0 point match``: unlimited, a money session)
+LENGTH_LINE = re.compile(r"[ \t]*([0-9]{1,9})[ \t]+point[ \t]+match[ \t]*\Z", re.IGNORECASE)
+#: ``Game 3``: where a game begins
+GAME_LINE = re.compile(r"[ \t]*Game[ \t]+([0-9]{1,9})[ \t]*\Z")
+#: ``lasse : 0            yueda : 2`` (either name may be empty, either may carry ``,rating``)
+SCORE_LINE = re.compile(
+    r"[ \t]*(?P<n1>.*?)[ \t]?:[ \t]*(?P<s1>[0-9]{1,9})[ \t]+(?P<n2>.*?)[ \t]?(?P<c2>:)[ \t]*"
+    r"(?P<s2>[0-9]{1,9})[ \t]*\Z"
+)
+#: a longer line is not taken for a score line (its two free names would cost quadratic time)
+_LONGEST_SCORE_LINE = 1_000
+_RATED = re.compile(r"(.*?)[ \t]*,[ \t]*([0-9]+(?:\.[0-9]+)?)\Z")
+#: ``12)``: a numbered line
+_NUMBER = re.compile(r"[ \t]*([0-9]{1,9})\)")
+#: the pieces of a line's columns, in the order tried, each with the spaces before it (so that
+#: a scan does not try every alternative at every space of a column's padding)
+_PIECES = re.compile(
+    r"[ \t]*(?:(?P<roll>[0-9]{2}:)"
+    r"|(?P<move>(?:[0-9]{1,2}|bar|off)\*?/\S*)"
+    r"|(?P<double>Doubles[ \t]*=>[ \t]*(?P<dv>[0-9]{1,9}))"
+    r"|(?P<beaver>Beavers(?:[ \t]*=>[ \t]*(?P<bv>[0-9]{1,9}))?)"
+    r"|(?P<take>Takes)"
+    r"|(?P<drop>Drops)"
+    r"|(?P<wins>Wins[ \t]+(?P<wn>[0-9]{1,9})[ \t]+points?(?P<match>[ \t]+and[ \t]+the[ \t]+match)?)"
+    r"|(?P<losses>Losses[ \t]+(?P<ln>[0-9]{1,9})[ \t]+points?)"
+    r"|(?P<cannot>Cannot[ \t]+Move)"
+    r"|(?P<unknown>\?+)"
+    r"|(?P<number>[0-9]{1,9}\))"
+    r"|(?P<other>\S+))",
+    re.IGNORECASE,
+)
+#: a move as written: ``24/18``, ``25/20``, ``bar/20``, ``6/0``, ``6/off``, ``24/16*``,
+#: ``8/4*(2)``, ``24/18/13`` (a chain)
+_POINT = r"(?:[0-9]{1,2}|bar|off)"
+MOVE_WORD = re.compile(rf"{_POINT}\*?(?:/{_POINT}\*?)+(?:\((?P<count>[0-9]{{1,2}})\)\*?)?\Z", re.I)
+_NAMED = {"bar": BAR, "off": OFF}
+
+#: a header name as it stands in a record's tags: the record's own names where they mean the
+#: same, else the name with each character a tag name may not hold as ``_`` (``Match_ID``)
+HEADER_TAGS = {"EventDate": "Date"}
+_TAG_CHARACTERS = re.compile(r"[^A-Za-z0-9_-]")
+_DATE = re.compile(r"[0-9]{4}\.[0-9][0-9]\.[0-9][0-9]\Z")
+#: the tags the reader makes from a game's lines rather than the header
+GAME_TAGS = ("Rules", "Match", "Game", "Score", "White", "Black", "WhiteElo", "BlackElo")
+
+Kind = Literal["ply", "wins", "losses", "number"]
+
+
+def is_match_file(lines: list[str]) -> bool:
+    """Whether the first lines of a text are a match file's: header lines, then its length or
+    its first game. A Jacquet record never starts so (a ``;`` comment there is before tags)."""
+    for line in lines:
+        if not line.strip() or HEADER_LINE.match(line):
+            continue
+        return bool(LENGTH_LINE.match(line) or GAME_LINE.match(line))
+    return False
+
+
+def tag_name(name: str) -> str:
+    """The record's tag for a header name (``Match ID`` -> ``Match_ID``, ``EventDate`` -> Date)."""
+    mapped = HEADER_TAGS.get(name)
+    if mapped is not None:
+        return mapped
+    cleaned = _TAG_CHARACTERS.sub("_", name.strip())
+    return cleaned if cleaned[:1].isalpha() else "Tag_" + cleaned
+
+
+#: the pieces that belong to the roll before them (anything unknown is a move, refused as one)
+_IN_A_PLAY = frozenset(("move", "other", "cannot", "unknown"))
+
+
+class _Piece(NamedTuple):
+    """One action of a line's columns: where it starts (0-based column) and what it is."""
+
+    column: int
+    kind: Kind
+    play: WrittenPlay | None = None
+    points: int = 0
+
+
+class _MatGame:
+    """Builds one game's record from its lines, collecting every error with its place."""
+
+    def __init__(self, file: str | None, index: int, first_line: int, lines: list[str]) -> None:
+        self.file = file
+        self.index = index
+        self.first_line = first_line
+        self.lines = lines
+        self.errors: list[NotationError] = []
+
+    def error(self, expected: str, found: str, row: int, column: int) -> None:
+        """``expected <what>, found <what>`` at a row of the game and a column (both 0-based)."""
+        source = self.lines[row] if 0 <= row < len(self.lines) else ""
+        caret = "".join("\t" if c == "\t" else " " for c in source[:column]) + "^"
+        self.errors.append(
+            NotationError(
+                f"expected {expected}, found {found}\n    {source}\n    {caret}",
+                file=self.file,
+                game=self.index,
+                line=self.first_line + row,
+                column=column + 1,
+            )
+        )
+
+    def span(self, row: int, start: int, end: int) -> Span:
+        line = self.first_line + row
+        return Span(line, start + 1, line, max(end, start + 1))
+
+    # -- a line's pieces -----------------------------------------------------------------
+
+    def pieces(self, row: int, text: str, start: int, side_of: int, turn: int) -> list[_Piece]:
+        """The actions of a line from ``start``, its plies as of ``turn``.
+
+        ``side_of`` is where Player 2's column begins: a ply starting there, or after another
+        ply of the line, is Black's; the one before, White's.
+        """
+        found: list[_Piece] = []
+        matches = list(_PIECES.finditer(text, start))
+        at = 0
+        line = self.first_line + row
+        plies = 0
+        while at < len(matches):
+            match = matches[at]
+            kind = match.lastgroup or "move"  # every piece is one group
+            at += 1
+            column = match.start(kind)  # after the spaces before it
+            side: Side = "black" if plies or column >= side_of - 3 else "white"
+            if kind == "roll":
+                plies += 1
+                moves: list[Move] = []
+                end = match.end()
+                ending = "pass"
+                while at < len(matches) and matches[at].lastgroup in _IN_A_PLAY:
+                    word = matches[at]
+                    at += 1
+                    end = word.end()
+                    which = word.lastgroup or "move"
+                    if which == "move" or which == "other":
+                        self.moves(row, word.start(which), word.group(which), moves)
+                    elif moves or ending != "pass":
+                        found_word = word.group(which)
+                        self.error("a move such as 24/18", found_word, row, word.start(which))
+                    else:
+                        ending = "unknown" if which == "unknown" else "cannot"
+                rolled = match.group(kind)
+                dice = _ROLLS.get(rolled)
+                if dice is None:
+                    dice = self.dice(row, column, rolled)
+                span = _new_tuple(Span, (line, column + 1, line, end))
+                play = _new_play(side, turn, dice, tuple(moves), text[column:end], span)
+                if ending == "unknown":
+                    play = replace(play, action="unknown")
+                found.append(_Piece(column, "ply", play))
+            elif kind in ("double", "beaver", "take", "drop"):
+                plies += 1
+                value = match.group("dv") if kind == "double" else match.group("bv")
+                play = WrittenPlay(
+                    side,
+                    turn,
+                    None,
+                    action=kind,  # type: ignore[arg-type]  # one of the four, by the group
+                    cube=int(value) if value else None,
+                    text=match.group(kind),
+                    span=self.span(row, column, match.end()),
+                )
+                found.append(_Piece(column, "ply", play))
+            elif kind == "wins":
+                found.append(_Piece(column, "wins", points=int(match.group("wn"))))
+            elif kind == "losses":
+                found.append(_Piece(column, "losses", points=int(match.group("ln"))))
+            elif kind == "number":
+                found.append(_Piece(column, "number", points=int(match.group(kind)[:-1])))
+            else:
+                expected = "dice such as 53:, Doubles => 2, Takes, Drops or Wins 1 point"
+                self.error(expected, match.group(kind)[:30], row, column)
+        return found
+
+    def dice(self, row: int, column: int, rolled: str) -> tuple[int, int]:
+        """The dice of a roll word that is not two dice from 1 to 6 (an error, reported)."""
+        first, second = int(rolled[0]), int(rolled[1])
+        self.error("dice from 1 to 6, such as 53:", rolled, row, column)
+        return (first, second) if first >= second else (second, first)
+
+    def moves(self, row: int, start: int, text: str, moves: list[Move]) -> None:
+        """``24/18``, ``bar/20``, ``6/0``, ``24/18/13``, ``8/4*(2)`` (at ``start``) into moves."""
+        shape = _SHAPES.get(text)
+        if shape is None:
+            shape = _shape(text)
+        if shape:
+            line = self.first_line + row
+            span = _new_tuple(Span, (line, start + 1, line, start + len(text)))
+            for move in shape:
+                moves.append(_new_tuple(Move, (*move, span)))
+            return
+        self.bad_move(row, start, text, moves)
+
+    def bad_move(self, row: int, start: int, text: str, moves: list[Move]) -> None:
+        """A move word with something wrong in it: each error reported, what can be read kept."""
+        shape = MOVE_WORD.match(text)
+        if shape is None:
+            self.error("a move such as 24/18, bar/20 or 6/off", text[:30], row, start)
+            return
+        count = int(shape.group("count")) if shape.group("count") else 1
+        body = text[: text.index("(")] if "(" in text else text
+        tail_hit = "(" in text and text.endswith("*")
+        parts = body.split("/")
+        points = []
+        for part in parts:
+            name = part.rstrip("*")
+            point = _point(name)
+            if point > BAR:
+                self.error("a point from 0 (off) to 25 (bar)", name, row, start)
+            points.append((point, part.endswith("*")))
+        if points[0][1]:
+            self.error("the hit mark * after the point landed on", text, row, start)
+        if not 1 <= count <= 15:
+            self.error("a repeat count from 1 to 15", f"({count})", row, start)
+        span = self.span(row, start, start + len(text))
+        for k in range(len(points) - 1):
+            hit = points[k + 1][1] or (tail_hit and k == len(points) - 2)
+            moves.append(Move(points[k][0], points[k + 1][0], count, hit, span))
+
+    # -- the game ---------------------------------------------------------------------------
+
+    def read(self, tags: dict[str, str], tag_spans: dict[str, Span]) -> GameRecord:
+        record = GameRecord(file=self.file, index=self.index, text="\n".join(self.lines))
+        record.tags.update(tags)
+        record.tag_spans.update(tag_spans)
+        lines = self.lines
+        game = GAME_LINE.match(lines[0]) if lines else None
+        if game is None:
+            self.error("a line Game N", (lines[0] if lines else "")[:30], 0, 0)
+        else:
+            record.tags["Game"] = str(int(game.group(1)))
+            record.tag_spans["Game"] = self.span(0, 0, len(lines[0]))
+        row = 1
+        while row < len(lines) and not lines[row].strip():
+            row += 1
+        fits = row < len(lines) and len(lines[row]) <= _LONGEST_SCORE_LINE
+        score = SCORE_LINE.match(lines[row]) if fits else None
+        if score is None:
+            found = lines[row].strip()[:30] if row < len(lines) else "the end of the game"
+            self.error("a score line such as lasse : 0    yueda : 2", found, row, 0)
+            return self.finish(record)
+        self.score(record, score, row)
+        side_of = score.start("c2") - len(score.group("n2")) - 1
+        self.plays(record, row + 1, side_of)
+        return self.finish(record)
+
+    def score(self, record: GameRecord, score: re.Match[str], row: int) -> None:
+        span = self.span(row, 0, len(self.lines[row]))
+        for side, name_group in (("White", "n1"), ("Black", "n2")):
+            name = score.group(name_group).strip()
+            rated = _RATED.match(name)
+            if rated is not None:
+                name = rated.group(1)
+                record.tags[f"{side}Elo"] = rated.group(2)
+            header = "Player_1" if side == "White" else "Player_2"
+            if record.tags.get(header) == name:  # the header's name says nothing more
+                del record.tags[header]
+                record.tag_spans.pop(header, None)
+            record.tags[side] = name
+            record.tag_spans[side] = span
+        record.tags["Score"] = f"{int(score.group('s1'))}-{int(score.group('s2'))}"
+        record.tag_spans["Score"] = span
+
+    def plays(self, record: GameRecord, first_row: int, side_of: int) -> None:
+        """The numbered lines: plies in order (turn = the line's number), then the result."""
+        lines = self.lines
+        expected: tuple[int, Side] | None = None  # the next ply's turn and side
+        number = 0  # the last line number read
+        won: tuple[Side, int] | None = None
+        lost: tuple[Side, int, int] | None = None  # side, points, row
+        for row in range(first_row, len(lines)):
+            text = lines[row]
+            if not text.strip():
+                continue
+            numbered = _NUMBER.match(text)
+            start = numbered.end() if numbered else 0
+            if numbered is not None:
+                written = int(numbered.group(1))
+                if written != number + 1:
+                    self.error(f"the line number {number + 1})", numbered.group().strip(), row, 0)
+                    expected = None  # said once: the plays go on from the number written
+                number = written
+            on_line = 0  # the plies of this line so far
+            for piece in self.pieces(row, text, start, side_of, number):
+                # Player 2's column begins at side_of; a second ply is Player 2's however far
+                # the first pushed it. Where "Losses" stands says nothing (Galaxy writes it in
+                # either column): the winner is the side of "Wins".
+                right = piece.column >= side_of - 3
+                side: Side = "black" if on_line or right else "white"
+                found = text[piece.column :][:30].strip()
+                if piece.kind == "number":
+                    if piece.points != number:  # Galaxy repeats a line's number inside it
+                        self.error(f"the line's number {number})", found, row, piece.column)
+                    continue
+                if won is not None or (lost is not None and piece.kind != "wins"):
+                    self.error("nothing after the end of the game", found, row, piece.column)
+                    return
+                if piece.kind == "wins":
+                    won = ("black" if right else "white", piece.points)
+                    continue
+                if piece.kind == "losses":
+                    lost = ("white", piece.points, row)
+                    continue
+                on_line += 1
+                if on_line > 2:
+                    self.error("at most two plays on a line", found, row, piece.column)
+                    break
+                assert piece.play is not None
+                if numbered is None:
+                    self.error(
+                        "a line number before the play, such as 3)",
+                        piece.play.text,
+                        row,
+                        piece.column,
+                    )
+                    continue
+                if expected is None:
+                    expected = (number, side)
+                if (number, side) != expected:
+                    turn, who = expected
+                    player = "Player 1's (left)" if who == "white" else "Player 2's (right)"
+                    self.error(f"{player} play of line {turn})", piece.play.text, row, piece.column)
+                    expected = (number, side)
+                record.plays.append(piece.play)
+                expected = (number, "black") if side == "white" else (number + 1, "white")
+        if won is None:
+            if lost is not None:
+                self.error("Wins N points beside Losses", "the end of the game", lost[2], 0)
+            return
+        if lost is not None and lost[1] != won[1]:
+            self.error(f"Losses {won[1]} point, as many as won", f"Losses {lost[1]}", lost[2], 0)
+        side, points = won
+        record.result = f"{points}-0" if side == "white" else f"0-{points}"
+
+    def finish(self, record: GameRecord) -> GameRecord:
+        first = self.first_line
+        last = first + max(len(self.lines) - 1, 0)
+        record.span = Span(first, 1, last, max(len(self.lines[-1]) if self.lines else 1, 1))
+        record.errors = self.errors
+        return record
+
+
+_new_tuple = tuple.__new__  # a NamedTuple built without its Python-level __new__
+#: the dice of every well-formed roll word, high first: ``53:`` and ``35:`` are ``(5, 3)``
+_ROLLS = {f"{a}{b}:": (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+#: the moves of each well-formed move word met so far (start, end, count, hit); () for a word
+#: with something wrong in it, which :meth:`_MatGame.bad_move` then reports
+_SHAPES: dict[str, tuple[tuple[int, int, int, bool], ...]] = {}
+
+
+def _point(name: str) -> int:
+    """A point as a match file writes it: a number, ``bar`` or ``off``."""
+    named = _NAMED.get(name.lower())
+    return int(name) if named is None else named
+
+
+def _shape(text: str) -> tuple[tuple[int, int, int, bool], ...]:
+    """The moves of a move word, remembered (a match uses few distinct words), bounded."""
+    shape: tuple[tuple[int, int, int, bool], ...] = ()
+    match = MOVE_WORD.match(text)
+    if match is not None:
+        count = int(match.group("count")) if match.group("count") else 1
+        body = text[: text.index("(")] if "(" in text else text
+        parts = body.split("/")
+        points = [(_point(part.rstrip("*")), part.endswith("*")) for part in parts]
+        tail_hit = "(" in text and text.endswith("*")
+        if 1 <= count <= 15 and not points[0][1] and all(p <= BAR for p, _ in points):
+            shape = tuple(
+                (
+                    points[k][0],
+                    points[k + 1][0],
+                    count,
+                    points[k + 1][1] or (tail_hit and k == len(points) - 2),
+                )
+                for k in range(len(points) - 1)
+            )
+    if len(_SHAPES) < 10_000:
+        _SHAPES[text] = shape
+    return shape
+
+
+def read_header(
+    preamble: str, file: str | None, index: int
+) -> tuple[dict[str, str], dict[str, Span], list[NotationError]]:
+    """The match's tags from its header lines (line 1 on): every ``; [Name "value"]`` kept, the
+    length as ``Match`` (none for 0, unlimited), ``Rules`` the backgammon ruleset."""
+    tags: dict[str, str] = {"Rules": MAT_RULESET}
+    spans: dict[str, Span] = {}
+    errors: list[NotationError] = []
+    for number, line in enumerate(preamble.split("\n"), 1):
+        if not line.strip():
+            continue
+        header = HEADER_LINE.match(line)
+        if header is not None:
+            name = tag_name(header.group(1))
+            value = header.group(2)
+            if name == "Date" and not _DATE.match(value):
+                name = "EventDate"
+            tags.setdefault(name, value)
+            spans.setdefault(name, Span(number, 1, number, len(line)))
+            continue
+        length = LENGTH_LINE.match(line)
+        if length is not None:
+            if int(length.group(1)) > 0:
+                tags["Match"] = str(int(length.group(1)))
+                spans["Match"] = Span(number, 1, number, len(line))
+            continue
+        if index == 1:  # the header's errors are told once, with the first game
+            caret = (
+                "    "
+                + "".join(
+                    "\t" if c == "\t" else " " for c in line[: len(line) - len(line.lstrip())]
+                )
+                + "^"
+            )
+            errors.append(
+                NotationError(
+                    f'expected a header line such as ; [Site "x"] or 5 point match, found'
+                    f" {line.strip()[:30]}\n    {line}\n{caret}",
+                    file=file,
+                    game=index,
+                    line=number,
+                    column=len(line) - len(line.lstrip()) + 1,
+                )
+            )
+    return tags, spans, errors
+
+
+def parse_mat_game(
+    text: str, first_line: int, file: str | None, index: int, preamble: str
+) -> GameRecord:
+    """The record of one game of a match file (its lines from ``Game N`` on, starting at
+    ``first_line`` of the file), with the match's tags from ``preamble``, the header's lines.
+
+    The record's text is the header, blank lines, then the game's lines, each on its line of
+    the file (its span starts at line 1): read again alone (the archive's rebuild, fmt's copy
+    of a game with errors), it is the same game of a match file, at the same lines.
+    """
+    tags, spans, header_errors = read_header(preamble, file, index)
+    reader = _MatGame(file, index, first_line, text.split("\n"))
+    reader.errors.extend(header_errors)
+    record = reader.read(tags, spans)
+    if preamble:
+        gap = max(first_line - 1 - preamble.count("\n"), 1)
+        record.text = preamble + "\n" * gap + record.text
+        record.span = record.span._replace(line=1, column=1)
+    return record

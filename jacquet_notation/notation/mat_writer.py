@@ -1,0 +1,183 @@
+"""Write backgammon records as Jellyfish/GNU Backgammon match files (``.mat``), as gnubg reads them.
+
+The layout is gnubg's own export: the header's ``; [Name "value"]`` lines, ``N point match``,
+then each game's ``Game N``, its score line and one numbered line a turn, Player 1 (White) on
+the left. What :mod:`.mat_reader` reads from this text is the records written (a test checks
+the fixed point over real files); docs/notation.md, "Match files", says what is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from ..errors import NotationError
+from ..record import BAR, OFF, GameRecord, Move, WrittenPlay
+from .mat_reader import GAME_TAGS, HEADER_TAGS, MAT_RULESET
+
+#: where Player 2's column begins, at least (gnubg's and Galaxy's 33)
+COLUMN = 33
+#: the tags that name the match a game belongs to: a game whose tags differ starts a new match
+MATCH_KEYS = ("Match_ID", "Match", "White", "Black", "Site", "Date")
+_HEADER_NAMES = {tag: name for name, tag in HEADER_TAGS.items()}
+#: the header lines written first, in gnubg's order; any other tag follows in the record's order
+_HEADER_FIRST = ("Site", "Match_ID", "Player_1", "Player_2")
+
+
+def split_matches(records: Iterable[GameRecord]) -> Iterator[list[GameRecord]]:
+    """The records in matches: a match goes on while its tags (:data:`MATCH_KEYS`) stay the same
+    and its game numbers go up."""
+    match: list[GameRecord] = []
+    for record in records:
+        if match:
+            last = match[-1]
+            same = all(last.tags.get(key) == record.tags.get(key) for key in MATCH_KEYS)
+            if not same or _game_number(record, 0) <= _game_number(last, 0):
+                yield match
+                match = []
+        match.append(record)
+    if match:
+        yield match
+
+
+def _game_number(record: GameRecord, default: int) -> int:
+    value = record.tags.get("Game", "")
+    return int(value) if value.isdigit() else default
+
+
+def _check(record: GameRecord) -> None:
+    """Only a readable backgammon record has a match file's form."""
+    file, game, line = record.file, record.index, record.span.line or None
+    if record.errors:
+        message = "a game with errors cannot be written as a match file"
+        raise NotationError(message, file=file, game=game, line=line)
+    rules = record.tags.get("Rules", "")
+    if rules != MAT_RULESET:
+        message = f'a match file holds backgammon games only (this game\'s Rules: "{rules}")'
+        raise NotationError(message, file=file, game=game, line=line)
+    for play in record.plays:
+        if play.variations:
+            raise NotationError(
+                "a match file has no variations: remove them first",
+                file=record.file,
+                game=record.index,
+                line=play.span.line or None,
+            )
+
+
+def _point(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def _move(move: Move) -> str:
+    text = f"{_point(move.start)}/{_point(move.end)}{'*' if move.hit else ''}"
+    return text + (f"({move.count})" if move.count != 1 else "")
+
+
+def _ply(play: WrittenPlay, cube: int) -> str:
+    """A ply as a column of a move line: ``53: 8/3 6/3``, `` Doubles => 2``, `` Takes``...
+
+    ``cube`` is the value a double or beaver makes, for one that does not state it.
+    """
+    if play.action == "double":
+        return f" Doubles => {cube}"
+    if play.action == "beaver":
+        return " Beavers" + (f" => {play.cube}" if play.cube is not None else "")
+    if play.action == "take":
+        return " Takes"
+    if play.action == "drop":
+        return " Drops"
+    if play.dice is None:
+        raise NotationError(
+            "a match file writes a pass with its dice (such as 63:), not a bare pass",
+            line=play.span.line or None,
+        )
+    dice = f"{play.dice[0]}{play.dice[1]}:"
+    if play.action == "unknown":
+        return dice + " ????"
+    return " ".join([dice] + [_move(move) for move in play.moves])
+
+
+def _points(points: int) -> str:
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
+def write_match(records: list[GameRecord]) -> str:
+    """One match (its games in order) as a match file's text."""
+    for record in records:
+        _check(record)
+    first = records[0]
+    lines = [f'; [{name} "{value}"]' for name, value in _header(first)]
+    length = first.tags.get("Match", "0")
+    lines += ["", f"{length} point match", ""]
+    score = (0, 0)
+    for record in records:
+        written = record.tags.get("Score", "")
+        if "-" in written:
+            white, _, black = written.partition("-")
+            score = (int(white), int(black))
+        game, score = _game(record, score, int(length) if length.isdigit() else 0)
+        lines += [*game, ""]
+    return "\n".join(lines)
+
+
+def _header(record: GameRecord) -> list[tuple[str, str]]:
+    tags = dict(record.tags)
+    tags.setdefault("Player_1", tags.get("White", ""))
+    tags.setdefault("Player_2", tags.get("Black", ""))
+    names = [name for name in _HEADER_FIRST if name in tags]
+    names += [name for name in tags if name not in names and name not in GAME_TAGS]
+    names = [name for name in names if name not in ("Result",)]
+    header = []
+    for name in names:
+        written = _HEADER_NAMES.get(name) or name.removeprefix("Tag_").replace("_", " ")
+        header.append((written, tags[name]))
+    return header
+
+
+def _game(
+    record: GameRecord, score: tuple[int, int], length: int
+) -> tuple[list[str], tuple[int, int]]:
+    """A game's lines, and the score after it."""
+    number = record.tags.get("Game", str(record.index))
+    white = _named(record, "White")
+    left = f" {white} : {score[0]}"
+    width = max(COLUMN, len(left) + 1)
+    lines = [f" Game {number}", left.ljust(width) + f"{_named(record, 'Black')} : {score[1]}"]
+    turns: dict[int, list[str]] = {}
+    cube = 1
+    for play in record.plays:
+        if play.action in ("double", "beaver"):
+            cube = play.cube if play.cube is not None else cube * 2
+        slots = turns.setdefault(play.turn, ["", ""])
+        slots[0 if play.side == "white" else 1] = _ply(play, cube)
+    for turn, (white_ply, black_ply) in sorted(turns.items()):
+        head = f"{turn:>3}) "
+        if black_ply:
+            left = head + white_ply
+            lines.append((left.ljust(width) if len(left) < width else left + " ") + black_ply)
+        else:
+            lines.append(head + white_ply)
+    result = record.result or ""
+    if "-" in result:
+        points = [int(p) for p in result.split("-")]
+        winner = 0 if points[0] > 0 else 1
+        won = points[winner]
+        after = (score[0] + points[0], score[1] + points[1])
+        text = f"Wins {_points(won)}"
+        if length and after[winner] >= length:
+            text += " and the match"
+        lines.append(" " * 6 + text if winner == 0 else " " * (width + 1) + text)
+        score = after
+    return lines, score
+
+
+def _named(record: GameRecord, side: str) -> str:
+    name = record.tags.get(side, "")
+    elo = record.tags.get(f"{side}Elo")
+    return f"{name},{elo}" if elo else name
+
+
+def write_matches(records: Iterable[GameRecord]) -> Iterator[str]:
+    """Each match of the records (:func:`split_matches`) as a match file's text."""
+    for match in split_matches(records):
+        yield write_match(match)

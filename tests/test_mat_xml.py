@@ -1,0 +1,37 @@
+"""XML carries a match's cube actions and unknown plays: schema, export, import round trip."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from lxml import etree
+
+from jacquet_notation.notation import read_games
+from jacquet_notation.xml import NAMESPACE, read_xml, schema, write_xml
+
+MATCHES = Path(__file__).resolve().parent.parent / "corpus" / "valid" / "backgammon-mat"
+
+
+def test_cube_actions_are_exported_valid_and_read_back() -> None:
+    records = [r for path in sorted(MATCHES.glob("*.*at")) for r in read_games(path)]
+    records += list(read_games(MATCHES / "studio-solnze-lasse.txt"))
+    assert any(p.action == "unknown" for r in records for p in r.plays)
+    out = io.BytesIO()
+    write_xml(records, out)
+    document = etree.fromstring(out.getvalue())
+    schema().assertValid(document)
+    plays = document.iter(f"{{{NAMESPACE}}}play")
+    cube = [(p.get("action"), p.get("cube"), p.get("dice")) for p in plays if p.get("action")]
+    assert ("double", "2", None) in cube and ("drop", None, None) in cube
+    assert ("take", None, None) in cube and ("unknown", None, "6-1") in cube
+    again = list(read_xml(io.BytesIO(out.getvalue())))
+    assert again == records
+
+
+def test_the_schema_refuses_an_action_it_does_not_know() -> None:
+    (record,) = read_games(io.BytesIO(b"1. double 2\n"))
+    out = io.BytesIO()
+    write_xml([record], out)
+    document = etree.fromstring(out.getvalue().replace(b'action="double"', b'action="redouble"'))
+    assert not schema().validate(document)
