@@ -25,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-DATA = ROOT.parent.parent / "shared" / "data" / "backgammon-mat"
+DATA = ROOT.parent / "shared" / "data" / "backgammon-mat"
 
 # bench/validate.py holds the peer (the PGN file and its timing): loaded by path, so that the
 # standard library's xml stays unshadowed by bench/xml.py as that module arranges

@@ -22,7 +22,8 @@ MATCHES = Path(__file__).resolve().parent.parent / "corpus" / "valid" / "backgam
 GALAXY = MATCHES / "galaxy-1988527.mat"
 STUDIO = MATCHES / "studio-boardlord-llabba.mat"
 STUDIO_TXT = MATCHES / "studio-solnze-lasse.txt"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "backgammon-mat"
+# the shared real match files beside the checkout (../shared/data/backgammon-mat)
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "backgammon-mat"
 
 HEADER = """; [Site "Test"]
 ; [Player 1 "anna"]
