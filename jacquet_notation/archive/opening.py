@@ -13,7 +13,7 @@ import sqlite_utils
 
 from . import store
 from .rows import DerivedGame, derive, reread
-from .schema import SCHEMA_VERSION, create_schema
+from .schema import SCHEMA_VERSION, create_game_list, create_schema
 from .store import ArchiveError, Store
 
 #: the first bytes of every SQLite file
@@ -113,7 +113,11 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
     """Bring an archive from ``version`` up to :data:`SCHEMA_VERSION`, in one transaction."""
     with db.atomic():
         if version == 0:
-            _migrate_0_to_1(db)
+            _migrate_0_to_1(db)  # creates the whole current schema
+        elif version == 1:
+            # version 2 adds the games list's narrow copy (the browser's games list)
+            create_game_list(db)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

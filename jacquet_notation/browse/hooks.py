@@ -18,6 +18,8 @@ from markupsafe import Markup, escape
 from ..position import KEY_CHARACTER_CLASS, Position
 from .drawing import CELL_WIDTH, diagram, is_key
 from .limits import VALUE_LIMIT, RowBudget, authorize
+from .games_list import games_list_view
+from .home import archive_home_view, home_view
 from .pages import board_view, game_view, player_view, position_view
 from .urls import BOARD_PATH, board_prefix, game_url, player_url, position_url, static_url
 
@@ -186,7 +188,7 @@ def handle_exception(datasette: Any, request: Any, exception: Exception) -> None
 
 @hookimpl
 def extra_css_urls(datasette: Any) -> list[str]:
-    return [static_url(datasette, "jacquet.css")]
+    return [static_url(datasette, "jacquet.css"), static_url(datasette, "front.css")]
 
 
 @hookimpl
@@ -199,4 +201,8 @@ def register_routes() -> list[tuple[str, Any]]:
             position_view,
         ),
         (r"^/(?P<database>[^/]+)/-/player/(?P<player_id>[0-9]+)$", player_view),
+        # the front door: the archive's home at / (before Datasette's own index) and the list
+        (r"^/$", home_view),
+        (r"^/(?P<database>[^/]+)/-/home$", archive_home_view),
+        (r"^/(?P<database>[^/]+)/-/games$", games_list_view),
     ]
