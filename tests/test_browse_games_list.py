@@ -155,8 +155,11 @@ def test_the_filter_counts_match_sql(server: str, archive: Path) -> None:
     ):
         value, count = row[0], row[1]
         # each count links to the list with that value chosen (and the status kept)
-        assert re.search(rf"result={re.escape(value.replace('*', '%2A'))}[^>]*>{re.escape(value)}"
-                         rf"&nbsp;<span>{count}</span>", html), value
+        assert re.search(
+            rf"result={re.escape(value.replace('*', '%2A'))}[^>]*>{re.escape(value)}"
+            rf"&nbsp;<span>{count}</span>",
+            html,
+        ), value
 
 
 @pytest.mark.parametrize(

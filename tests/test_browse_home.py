@@ -39,7 +39,12 @@ def page(browser: Any) -> Iterator[Any]:
     errors: list[str] = []
     dialogs: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
     yield page
     context.close()
     assert errors == [] and dialogs == []

@@ -155,8 +155,10 @@ def where(filters: Filters, *, skip: str | None = None) -> tuple[str, dict[str, 
     if filters.q:
         query = _fts_query(filters.q)
         if query:
-            clauses.append("id in (select id from games where rowid in "
-                           "(select rowid from games_fts where games_fts match :q))")
+            clauses.append(
+                "id in (select id from games where rowid in "
+                "(select rowid from games_fts where games_fts match :q))"
+            )
             params["q"] = query
     return (" where " + " and ".join(clauses)) if clauses else "", params
 
@@ -243,9 +245,9 @@ async def games_list_view(datasette: Any, request: Any) -> Response:
             if game["event_id"]
             else None
         )
-        game["thumb"] = f"{prefix}{game['final_key']}.svg?width={THUMB_WIDTH}" if game[
-            "final_key"
-        ] else None
+        game["thumb"] = (
+            f"{prefix}{game['final_key']}.svg?width={THUMB_WIDTH}" if game["final_key"] else None
+        )
     counts: dict[str, list[dict[str, Any]]] = {}
     if request.args.get("counts", "1") != "0":
         for column in COUNTED:

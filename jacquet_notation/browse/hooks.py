@@ -17,9 +17,10 @@ from markupsafe import Markup, escape
 
 from ..position import KEY_CHARACTER_CLASS, Position
 from .drawing import CELL_WIDTH, diagram, is_key
-from .limits import VALUE_LIMIT, RowBudget, authorize
 from .games_list import games_list_view
 from .home import archive_home_view, home_view
+from .json_cells import JSON_COLUMNS, json_cell
+from .limits import VALUE_LIMIT, RowBudget, authorize
 from .pages import board_view, game_view, player_view, position_view
 from .urls import BOARD_PATH, board_prefix, game_url, player_url, position_url, static_url
 
@@ -39,6 +40,7 @@ _CELL_COLUMNS = frozenset(
     {column for _, column in _KEY_COLUMNS}
     | {"id", "game_id", "other_id", "plies", "white", "black", "white_id", "black_id"}
     | {"player_id", "opponent_id", "name", "player", "opponent", "turn"}
+    | JSON_COLUMNS
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -75,6 +77,8 @@ def render_cell(
         label, value = value.get("label"), value.get("value")
     if value is None:
         return None
+    if column in JSON_COLUMNS:
+        return json_cell(column, value) if table in ("games", None) else None
     if (table, column) in _KEY_COLUMNS and isinstance(value, str):
         return _diagram_cell(datasette, database, value)
     if table == "positions" and column == "turn":
