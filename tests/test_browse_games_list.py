@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from helpers import TRICKY, build_archive, make_corpus, query, serving
+from markupsafe import escape
 
 from jacquet_notation.archive import SCHEMA_VERSION, open_archive, rebuild
 
@@ -255,3 +256,48 @@ def test_filters_and_sorts_in_the_browser(server: str, archive: Path, browser: A
     assert "/-/player/" in page.url
     context.close()
     assert errors == []
+
+
+# -- every "games" link leads to the list; the raw tables for SQL users ----------------------------
+
+
+def test_games_links_lead_to_the_list(server: str, archive: Path) -> None:
+    game, player = query(archive, "select id, white_id from games limit 1")[0]
+    for path in (f"/archive/-/game/{game}", f"/archive/games/{game}"):
+        _, html = fetch(f"{server}{path}")
+        crumbs = re.search(r'<p class="crumbs">(.*?)</p>', html, re.S)
+        assert crumbs and 'href="/archive/-/games">games</a>' in crumbs.group(1), path
+        assert 'href="/archive/games"' not in crumbs.group(1)
+    _, html = fetch(f"{server}/archive/-/player/{player}")
+    link = re.search(r'class="jacquet-player-list" href="([^"]+)"', html)
+    assert link
+    expected = query(
+        archive, "select count(*) from games where white_id = ? or black_id = ?", [player, player]
+    )[0][0]
+    _, listed = fetch(f"{server}{link.group(1).replace('&amp;', '&')}")
+    assert total_shown(listed) == expected
+
+
+def test_the_raw_games_table_folds_its_notes_and_draws_its_json(server: str, archive: Path) -> None:
+    _, html = fetch(f"{server}/archive/games?status=invalid")
+    notes = re.search(r'<details class="jacquet-column-notes">(.*?)</details>', html, re.S)
+    assert notes and "What each of the 37 columns holds" in notes.group(1)
+    assert "<dt>fingerprint</dt>" in notes.group(1)
+    # errors as a list of line:column and the message, not JSON
+    line, column, message = query(
+        archive,
+        "select json_extract(errors, '$[0].line'), json_extract(errors, '$[0].column'), "
+        "json_extract(errors, '$[0].message') from games where status = 'invalid'",
+    )[0]
+    cell = re.search(r'<td class="col-errors[^"]*"[^>]*>(.*?)</td>', html, re.S)
+    assert cell and f"<li>{line}:{column} {escape(message)}" in cell.group(1)
+    assert '"message"' not in cell.group(1) and "&#34;message&#34;" not in cell.group(1)
+    # tags as a definition list
+    tags = re.search(r'<td class="col-tags[^"]*"[^>]*>(.*?)</td>', html, re.S)
+    assert tags and "<dt>White</dt><dd>Ann</dd>" in tags.group(1)
+
+
+def test_canned_queries_are_titled_in_words(server: str) -> None:
+    _, html = fetch(f"{server}/archive/opening_roll_statistics")
+    title = re.search(r"<title>(.*?)</title>", html, re.S)
+    assert title and title.group(1).strip() == "Opening-roll statistics — archive"

@@ -22,7 +22,7 @@ from markupsafe import Markup
 from ..board_terms import Side, side_name
 from ..position import SIDES, Position
 from .drawing import BOARD_WIDTH, diagram, dice_text
-from .urls import board_url, game_url, player_url, position_url, static_url
+from .urls import board_url, game_url, games_list_url, player_url, position_url, static_url
 
 #: rows listed on a page before a "more" link to Datasette's own table or query
 PAGE_ROWS = 50
@@ -513,6 +513,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
         "page": page,
         "more_url": f"{here}?page={page + 1}" if more else None,
         "less_url": f"{here}?page={page - 1}" if page else None,
+        "list_url": games_list_url(datasette, name, {"player": player_id}),
     }
     return Response.html(
         await datasette.render_template("jacquet/player.html", context, request=request)
