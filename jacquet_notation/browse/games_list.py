@@ -166,8 +166,11 @@ def where(filters: Filters, *, skip: str | None = None) -> tuple[str, dict[str, 
 def order_by(sort: str) -> str:
     column = SORTS[sort.lstrip("-")]
     direction = "desc" if sort.startswith("-") else "asc"
-    # empty values last whichever the direction: a list sorted by date starts with dated games
-    return f"({column} is null or {column} = '') asc, {column} {direction}, rowid {direction}"
+    # unknown values (NULL) last whichever the direction; descending, that is SQLite's own
+    # order, so the newest-first default walks the date index and sorts nothing
+    if direction == "desc":
+        return f"{column} desc, rowid desc"
+    return f"{column} asc nulls last, rowid asc"
 
 
 # -- answers kept until the archive changes --------------------------------------------------------
