@@ -173,10 +173,13 @@ def test_every_sort_works_both_ways(server: str, archive: Path, column: str) -> 
         shown = game_ids(html)
         values = {row[0]: row[1] for row in query(archive, f"select id, {column} from games")}
         ordered = [values[game] for game in shown]
-        present = [value for value in ordered if value not in (None, "")]
+        present = [value for value in ordered if value is not None]
         assert present == sorted(present, reverse=descending), sort
-        # empty values come last whichever the direction
-        assert ordered[: len(present)] == present
+        # unknown values sort lowest: first ascending, last descending
+        unknown = len(ordered) - len(present)
+        assert ordered == (
+            [*present, *[None] * unknown] if descending else [*[None] * unknown, *present]
+        )
 
 
 @pytest.mark.parametrize(

@@ -147,8 +147,23 @@ GAME_LIST_COLUMNS: tuple[str, ...] = (
     "final_key",
     "import_id",
 )
-#: the game_list columns indexed: each filter of the games list, and its default sort
-_GAME_LIST_INDEXES = ("date", "year", "event_id", "source_id", "white_id", "black_id")
+#: the game_list columns indexed: each filter of the games list and each of its sorts (a sort
+#: walks its index, a page at a time, rather than sorting every game)
+GAME_LIST_INDEXES = (
+    "date",
+    "year",
+    "event_id",
+    "source_id",
+    "white_id",
+    "black_id",
+    "event",
+    "white",
+    "black",
+    "result",
+    "rules",
+    "plies",
+    "status",
+)
 
 
 def create_game_list(db: sqlite_utils.Database) -> None:
@@ -163,7 +178,7 @@ def create_game_list(db: sqlite_utils.Database) -> None:
     db.table("game_list").create(
         {column: _GAME_TYPES.get(column, str) for column in GAME_LIST_COLUMNS}, pk="id"
     )
-    for column in _GAME_LIST_INDEXES:
+    for column in GAME_LIST_INDEXES:
         db.table("game_list").create_index([column])
     # one statement at a time: executescript would commit the caller's transaction
     db.execute(

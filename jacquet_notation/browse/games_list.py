@@ -166,11 +166,9 @@ def where(filters: Filters, *, skip: str | None = None) -> tuple[str, dict[str, 
 def order_by(sort: str) -> str:
     column = SORTS[sort.lstrip("-")]
     direction = "desc" if sort.startswith("-") else "asc"
-    # unknown values (NULL) last whichever the direction; descending, that is SQLite's own
-    # order, so the newest-first default walks the date index and sorts nothing
-    if direction == "desc":
-        return f"{column} desc, rowid desc"
-    return f"{column} asc nulls last, rowid asc"
+    # unknown values (NULL) sort lowest, as in SQLite and Datasette: first ascending, last
+    # descending; either way the sort walks the column's index (schema.GAME_LIST_INDEXES)
+    return f"{column} {direction}, rowid {direction}"
 
 
 # -- answers kept until the archive changes --------------------------------------------------------
