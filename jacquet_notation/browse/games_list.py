@@ -129,8 +129,9 @@ def _fts_query(text: str) -> str:
     return " ".join(f'"{word}"' for word in words if word)
 
 
-def where(filters: Filters, *, skip: str | None = None) -> tuple[str, dict[str, Any]]:
-    """The WHERE clause of ``filters`` (all but ``skip``, for that filter's own counts)."""
+def where(filters: Filters, *, exact: bool = True) -> tuple[str, dict[str, Any]]:
+    """The WHERE clause of ``filters`` (without the exact ones unless ``exact``: the counts
+    group by those, see :func:`tally`)."""
     clauses: list[str] = []
     params: dict[str, Any] = {}
     if filters.player is not None:
@@ -149,7 +150,7 @@ def where(filters: Filters, *, skip: str | None = None) -> tuple[str, dict[str, 
         params["year_to"] = filters.year_to
     for name in EXACT:
         value = getattr(filters, name)
-        if value is not None and name != skip:
+        if value is not None and exact:
             clauses.append(f"{name} = :{name}")
             params[name] = value
     if filters.q:
@@ -161,6 +162,28 @@ def where(filters: Filters, *, skip: str | None = None) -> tuple[str, dict[str, 
             )
             params["q"] = query
     return (" where " + " and ".join(clauses)) if clauses else "", params
+
+
+def _matches(row: dict[str, Any], filters: Filters, skip: str | None) -> bool:
+    """Whether a group of :func:`tally` passes every exact filter but ``skip``."""
+    return all(
+        getattr(filters, name) is None or row[name] == getattr(filters, name)
+        for name in EXACT
+        if name != skip
+    )
+
+
+def tally(groups: list[dict[str, Any]], filters: Filters) -> dict[str, list[tuple[Any, int]]]:
+    """Each counted filter's values with their games, counting the games that match every
+    other filter (choosing ``status=invalid`` still shows how many are valid), most first."""
+    result: dict[str, list[tuple[Any, int]]] = {}
+    for column in COUNTED:
+        sums: dict[Any, int] = {}
+        for row in groups:
+            if row[column] not in (None, "") and _matches(row, filters, column):
+                sums[row[column]] = sums.get(row[column], 0) + row["n"]
+        result[column] = sorted(sums.items(), key=lambda item: (-item[1], str(item[0])))[:30]
+    return result
 
 
 def order_by(sort: str) -> str:
@@ -213,8 +236,24 @@ async def games_list_view(datasette: Any, request: Any) -> Response:
     source = await list_source(db)
     filters = read_filters(request.args)
     clause, params = where(filters)
+    with_counts = request.args.get("counts", "1") != "0"
+    groups: list[dict[str, Any]] = []
     try:
-        total = (await kept_rows(db, f"select count(*) as n from {source}{clause}", params))[0]["n"]
+        if with_counts:
+            # one pass for the total and every filter's counts: the games matching all but the
+            # exact filters, grouped by those (a few hundred groups at most)
+            loose, loose_params = where(filters, exact=False)
+            columns = ", ".join(COUNTED)
+            groups = await kept_rows(
+                db,
+                f"select {columns}, count(*) as n from {source}{loose} group by {columns}",
+                loose_params,
+            )
+            total = sum(row["n"] for row in groups if _matches(row, filters, None))
+        else:
+            total = (await kept_rows(db, f"select count(*) as n from {source}{clause}", params))[0][
+                "n"
+            ]
     except sqlite3.OperationalError as error:
         # a search the FTS index cannot take, say: the list says so and shows no games
         filters.notes.append(f"the search could not be run: {error}")
@@ -250,28 +289,18 @@ async def games_list_view(datasette: Any, request: Any) -> Response:
             f"{prefix}{game['final_key']}.svg?width={THUMB_WIDTH}" if game["final_key"] else None
         )
     counts: dict[str, list[dict[str, Any]]] = {}
-    if request.args.get("counts", "1") != "0":
-        for column in COUNTED:
-            skip_clause, skip_params = where(filters, skip=column)
-            try:
-                rows = await kept_rows(
-                    db,
-                    f"select {column} as value, count(*) as n from {source}{skip_clause} "
-                    f"group by {column} order by n desc, {column} limit 30",
-                    skip_params,
-                )
-            except sqlite3.OperationalError:
-                rows = []
+    if with_counts:
+        for column, tallied in tally(groups, filters).items():
             counts[column] = [
                 {
-                    **row,
+                    "value": value,
+                    "n": n,
                     "url": games_list_url(
-                        datasette, name, filters.params(**{column: row["value"], "page": None})
+                        datasette, name, filters.params(**{column: value, "page": None})
                     ),
-                    "chosen": row["value"] == getattr(filters, column),
+                    "chosen": value == getattr(filters, column),
                 }
-                for row in rows
-                if row["value"] not in (None, "")
+                for value, n in tallied
             ]
     here = filters.params()
 
