@@ -335,6 +335,7 @@ def main() -> None:
     ]
     rulesets = [row[0] for row in connection.execute("select distinct rules from games")]
     total = connection.execute("select count(*) from games").fetchone()[0]
+    pages = max(1, total // 50)  # the games list's pages: any of them, deep ones too
     turns = connection.execute("select max(rowid) from turns").fetchone()[0]
     connection.close()
 
@@ -359,7 +360,7 @@ def main() -> None:
         ("home page", lambda rng: "/"),
         (
             "games list, unfiltered",
-            lambda rng: f"/{name}/-/games?counts=0&page={rng.randint(1, 2000)}",
+            lambda rng: f"/{name}/-/games?counts=0&page={rng.randint(1, pages)}",
         ),
         (
             "games list, filtered",
@@ -371,7 +372,7 @@ def main() -> None:
         (
             "games list, sorted",
             lambda rng: (
-                f"/{name}/-/games?counts=0&sort={rng.choice(SORTS)}&page={rng.randint(1, 200)}"
+                f"/{name}/-/games?counts=0&sort={rng.choice(SORTS)}&page={rng.randint(1, pages)}"
             ),
         ),
         (
