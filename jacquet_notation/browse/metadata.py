@@ -381,7 +381,8 @@ def archive_metadata(database: str, *, title: str | None = None) -> dict[str, An
             database: {
                 "title": title or "Jacquet archive",
                 "description": "Every imported game, its plays, the positions reached and the "
-                "players. Start from the games table or a canned query below.",
+                "players. For browsing, start from the home page (/) or the games list "
+                f"(/{database}/-/games); for SQL, from a table or a canned query below.",
                 "tables": tables,
                 "queries": canned_queries(),
             }
