@@ -285,6 +285,27 @@ def connection_start_key(db: Path) -> str:
         connection.close()
 
 
+# -- the collection's pages (issue 19): events and sources -------------------------------------
+
+
+def collection_kinds(db: Path, name: str) -> list[tuple[str, Callable[[random.Random], str]]]:
+    """The event and source pages, on events and sources of the archive drawn at random (a
+    source page only when the archive names sources: the generated records of this benchmark
+    carry events but no source)."""
+    connection = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    try:
+        events = [row[0] for row in connection.execute("select id from events")]
+        sources = [row[0] for row in connection.execute("select id from sources")]
+    finally:
+        connection.close()
+    kinds: list[tuple[str, Callable[[random.Random], str]]] = []
+    if events:
+        kinds.append(("event page", lambda rng: f"/{name}/-/event/{rng.choice(events)}"))
+    if sources:
+        kinds.append(("source page", lambda rng: f"/{name}/-/source/{rng.choice(sources)}"))
+    return kinds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100_000)
@@ -387,6 +408,7 @@ def main() -> None:
             ),
         ),
     ]
+    kinds += collection_kinds(db, name)
     if args.only:
         words = [word.strip() for word in args.only.split(",") if word.strip()]
         kinds = kinds[:1] + [kind for kind in kinds[1:] if any(w in kind[0] for w in words)]

@@ -7,6 +7,8 @@ on the right; a courier that is out is ringed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from lxml import etree
 
 from .board import FAR_ROW, NEAR_ROW, Stack, stacks
@@ -35,6 +37,7 @@ _COLOURS = {
     "white_man": "#fdfdf8",
     "black_man": "#2a2a2a",
     "courier": "#c0392b",
+    "moved": "#1565c0",
 }
 
 
@@ -53,11 +56,19 @@ def _x_of(white_point: int) -> float:
     return left + _POINT_W / 2
 
 
-def board_svg(position: Position, *, width: int | None = None, title: str | None = None) -> str:
+def board_svg(
+    position: Position,
+    *,
+    width: int | None = None,
+    title: str | None = None,
+    marks: Mapping[int, str] | None = None,
+) -> str:
     """The position as a standalone SVG document (a string).
 
     ``width`` scales the drawing (the aspect ratio is kept); ``title`` becomes the accessible
-    ``<title>`` (by default the position key and whose turn it is).
+    ``<title>`` (by default the position key and whose turn it is). ``marks`` outlines points
+    (White's numbering, 1-24) by what happened there, ``from`` (dashed) or ``to`` (solid): the
+    last play's men, so that a reader stepping through a game sees what moved.
     """
     root = etree.Element(f"{{{SVG_NS}}}svg", nsmap={None: SVG_NS})  # type: ignore[dict-item]
     root.set("viewBox", f"0 0 {_WIDTH} {_HEIGHT}")
@@ -114,6 +125,9 @@ def board_svg(position: Position, *, width: int | None = None, title: str | None
 
     for stack in stacks(position).values():
         _draw_stack(root, stack, top, bottom)
+    for point, mark in sorted((marks or {}).items()):
+        if 1 <= point <= 24 and mark in ("from", "to"):  # over the men, so that it shows
+            _draw_mark(root, point, mark, top + depth if point >= 13 else bottom - depth)
     _draw_tray(root, position)
     marker = _el(
         root,
@@ -128,6 +142,23 @@ def board_svg(position: Position, *, width: int | None = None, title: str | None
     marker.text = "▲" if position.turn == "white" else "▼"
     marker.set("class", "turn")
     return etree.tostring(root, encoding="unicode")
+
+
+def _draw_mark(root: etree._Element, point: int, mark: str, tip: float) -> None:
+    """A point's outline: dashed where the last play's men left, solid where they arrived."""
+    x, half = _x_of(point), _POINT_W / 2 - 1
+    base = _MARGIN if point >= 13 else _MARGIN + _BOARD_H
+    outline = _el(
+        root,
+        "polygon",
+        points=f"{x - half:.1f},{base} {x + half:.1f},{base} {x:.1f},{tip:.1f}",
+        fill="none",
+        stroke=_COLOURS["moved"],
+        stroke_width=2.5,
+        stroke_dasharray="5 3" if mark == "from" else "none",
+    )
+    outline.set("class", f"moved {mark}")
+    outline.set("data-point", str(point))
 
 
 def _draw_stack(root: etree._Element, stack: Stack, top: float, bottom: float) -> None:

@@ -19,8 +19,10 @@ _DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
 
 @lru_cache(maxsize=16384)
-def diagram(key: str, width: int = CELL_WIDTH) -> str | None:
-    """The SVG diagram of a position key, or None if ``key`` is not one.
+def diagram(key: str, width: int = CELL_WIDTH, before: str | None = None) -> str | None:
+    """The SVG diagram of a position key, or None if ``key`` is not one. With ``before``, the
+    key of the position the last play was made from, the points it moved men from and to are
+    outlined (:func:`moved_points`).
 
     Cached: a key always draws the same board, and table pages repeat the same positions.
     """
@@ -30,7 +32,29 @@ def diagram(key: str, width: int = CELL_WIDTH) -> str | None:
         position = Position.from_key(key)
     except (ValueError, IndexError):
         return None
-    return board_svg(position, width=width, title=key)
+    marks = moved_points(before, position) if before else None
+    return board_svg(position, width=width, title=key, marks=marks)
+
+
+def moved_points(before_key: str, after: Position) -> dict[int, str]:
+    """The points (White's numbering) the mover of ``before_key`` left (``from``) and reached
+    (``to``) on the way to ``after``. Read from the two positions rather than the play's text,
+    so that any spelling of a play (``24/13`` or ``24/18 18/13``) marks the same men; a point
+    a man passed over is not marked. Nothing when ``before_key`` is no position or no play."""
+    if len(before_key) > 32:
+        return {}
+    try:
+        before = Position.from_key(before_key)
+    except (ValueError, IndexError):
+        return {}
+    mover = before.turn
+    was, now = before.men(mover), after.men(mover)
+    marks: dict[int, str] = {}
+    for point in set(was) | set(now):
+        change = now.get(point, 0) - was.get(point, 0)
+        if change:
+            marks[Position.to_absolute(mover, point)] = "to" if change > 0 else "from"
+    return marks
 
 
 @lru_cache(maxsize=65536)

@@ -16,13 +16,23 @@ from datasette.views.base import DatasetteError
 from markupsafe import Markup, escape
 
 from ..position import KEY_CHARACTER_CLASS, Position
+from .collections import event_view, source_view
 from .drawing import CELL_WIDTH, diagram, is_key
 from .games_list import games_list_view
 from .home import archive_home_view, home_view
 from .json_cells import JSON_COLUMNS, json_cell
 from .limits import VALUE_LIMIT, RowBudget, authorize
 from .pages import board_view, game_view, player_view, position_view
-from .urls import BOARD_PATH, board_prefix, game_url, player_url, position_url, static_url
+from .urls import (
+    BOARD_PATH,
+    board_prefix,
+    event_url,
+    game_url,
+    player_url,
+    position_url,
+    source_url,
+    static_url,
+)
 
 #: (table, column) pairs holding position keys; table None is an arbitrary SQL query
 _KEY_COLUMNS = {
@@ -41,6 +51,7 @@ _CELL_COLUMNS = frozenset(
     | {"id", "game_id", "other_id", "plies", "white", "black", "white_id", "black_id"}
     | {"player_id", "opponent_id", "name", "player", "opponent", "turn"}
     | JSON_COLUMNS
+    | {"event", "event_id", "source", "source_id"}
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -149,6 +160,18 @@ def _cell_link(
         return player_url(datasette, database, player_id), str(value)
     if table in ("games", None) and column in ("white_id", "black_id", "player_id"):
         return player_url(datasette, database, value), str(value)
+    if table in ("games", None) and column in ("event_id", "source_id"):
+        page = event_url if column == "event_id" else source_url
+        return page(datasette, database, value), str(value)
+    if table == "games" and column in ("event", "source"):
+        row_id = _field(row, f"{column}_id")
+        if row_id is None:
+            return None
+        page = event_url if column == "event" else source_url
+        return page(datasette, database, row_id), str(value)
+    if table in ("events", "sources") and column == "name":
+        page = event_url if table == "events" else source_url
+        return page(datasette, database, _field(row, "id")), str(value)
     if table == "players" and column == "name":
         return player_url(datasette, database, _field(row, "id")), str(value)
     if table in ("player_records", "head_to_head") and column in ("name", "player"):
@@ -209,4 +232,6 @@ def register_routes() -> list[tuple[str, Any]]:
         (r"^/$", home_view),
         (r"^/(?P<database>[^/]+)/-/home$", archive_home_view),
         (r"^/(?P<database>[^/]+)/-/games$", games_list_view),
+        (r"^/(?P<database>[^/]+)/-/event/(?P<row_id>[0-9]+)$", event_view),
+        (r"^/(?P<database>[^/]+)/-/source/(?P<row_id>[0-9]+)$", source_view),
     ]

@@ -22,7 +22,16 @@ from markupsafe import Markup
 from ..board_terms import Side, side_name
 from ..position import SIDES, Position
 from .drawing import BOARD_WIDTH, diagram, dice_text
-from .urls import board_url, game_url, games_list_url, player_url, position_url, static_url
+from .urls import (
+    board_url,
+    event_url,
+    game_url,
+    games_list_url,
+    player_url,
+    position_url,
+    source_url,
+    static_url,
+)
 
 #: rows listed on a page before a "more" link to Datasette's own table or query
 PAGE_ROWS = 50
@@ -50,7 +59,8 @@ async def board_view(request: Any) -> Response:
         width = int(request.args.get("width", BOARD_WIDTH))
     except ValueError:
         width = BOARD_WIDTH
-    svg = diagram(key, max(60, min(width, 1600)))
+    before = request.args.get("before") or None
+    svg = diagram(key, max(60, min(width, 1600)), before)
     if svg is None:
         raise NotFound(f"not a position key: {key}")
     return Response(
@@ -91,14 +101,24 @@ async def _rows(db: Any, sql: str, params: Any = None) -> list[dict[str, Any]]:
     return [dict(row) for row in result.rows]
 
 
+def _without_dice(written: str | None, dice: str | None) -> str:
+    """A play as written, without the roll it begins with (``6-6: 24/18`` -> ``24/18``): the
+    caption says the roll once."""
+    text = (written or "").strip()
+    if dice and text.startswith(dice):
+        text = text[len(dice) :].lstrip().removeprefix(":").lstrip()
+    return text
+
+
 def _ply_caption(ply: dict[str, Any] | None) -> str:
-    """What the board shows: ``12. White 6-5: 24/18 18/13``."""
+    """What the board shows: ``12. White 6-5: 24/18 18/13``, the roll said once."""
     if ply is None:
         return "Start of the game"
     side = side_name(ply["side"])
     dots = "." if ply["side"] == "white" else "..."
-    play = ply["steps"] or ply["written"] or "(no move)"
-    caption = f"{ply['turn']}{dots} {side} {ply['dice'] or ''}: {play}"
+    play = ply["steps"] or _without_dice(ply["written"], ply["dice"]) or "(no move)"
+    roll = f" {ply['dice']}:" if ply["dice"] else ":"
+    caption = f"{ply['turn']}{dots} {side}{roll} {play}"
     if ply["error"]:
         caption += f" — {ply['error']}"
     return caption
@@ -140,7 +160,14 @@ async def game_view(datasette: Any, request: Any) -> Response:
     # its state says so (``stopped``), so that no caption seems to be what the board shows.
     start_key = (turns[0]["key_before"] if turns else None) or _start_key(game)
     states: list[dict[str, Any]] = [
-        {"ply": 0, "key": start_key, "caption": _ply_caption(None), "dice": "", "stopped": ""}
+        {
+            "ply": 0,
+            "key": start_key,
+            "before": None,
+            "caption": _ply_caption(None),
+            "dice": "",
+            "stopped": "",
+        }
     ]
     stopped = ""
     for ply in turns:
@@ -150,6 +177,8 @@ async def game_view(datasette: Any, request: Any) -> Response:
             {
                 "ply": ply["ply"],
                 "key": ply["key_after"] or ply["key_before"] or states[-1]["key"],
+                # the men this play moved are marked only when it was replayed
+                "before": ply["key_before"] if ply["key_after"] else None,
                 "caption": _ply_caption(ply),
                 "dice": dice_text(ply["dice"]),
                 "error": bool(ply["error"]),
@@ -165,6 +194,8 @@ async def game_view(datasette: Any, request: Any) -> Response:
     for index, item in enumerate(states):
         item["url"] = game_url(datasette, name, game_id, index)
         item["board"] = board_url(datasette, item["key"])
+        if item["before"]:
+            item["board"] += f"?before={quote(item['before'], safe='')}"
         item["position_url"] = position_url(datasette, name, item["key"])
 
     # The score sheet: a row per turn, White's and Black's plays (a list, in case a record
@@ -191,7 +222,13 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "states": states,
         "current": current,
         "state": state,
-        "board_svg": Markup(diagram(state["key"], BOARD_WIDTH) or ""),
+        "board_svg": Markup(diagram(state["key"], BOARD_WIDTH, state["before"]) or ""),
+        "event_url": event_url(datasette, name, game["event_id"])
+        if game.get("event_id") is not None
+        else None,
+        "source_url": source_url(datasette, name, game["source_id"])
+        if game.get("source_id") is not None
+        else None,
         "white_url": player_url(datasette, name, game["white_id"])
         if game.get("white_id") is not None
         else None,
@@ -270,6 +307,13 @@ async def position_view(datasette: Any, request: Any) -> Response:
         raise NotFound(f"{key} is not a position key")
     position = Position.from_key(key)
     stored = await _rows(db, "select * from positions where key = ?", [key])
+    # the first play that reached it, for a title a reader knows it by (indexed: one row)
+    reached = await _rows(
+        db,
+        "select game_id, ply, turn, side, dice, written, steps, error from turns "
+        "where key_after = ? order by rowid limit 1",
+        [key],
+    )
     try:
         plays: list[dict[str, Any]] | None = [
             dict(play)
@@ -299,6 +343,10 @@ async def position_view(datasette: Any, request: Any) -> Response:
         "key": key,
         "position": position,
         "turn": side_name(position.turn),
+        "heading": _position_heading(position, reached[0] if reached else None),
+        "reached_url": game_url(datasette, name, reached[0]["game_id"], reached[0]["ply"])
+        if reached
+        else None,
         "stored": stored[0] if stored else None,
         "board_svg": Markup(svg),
         "plays": plays,
@@ -314,6 +362,18 @@ async def position_view(datasette: Any, request: Any) -> Response:
     return Response.html(
         await datasette.render_template("jacquet/position.html", context, request=request)
     )
+
+
+def _position_heading(position: Position, reached: dict[str, Any] | None) -> str:
+    """``White to move, 354–338 pips, after 3. Black 6-5: 24/13``: whose turn, the pip counts
+    (White's first), and the first play of the archive that reached the position."""
+    pips = f"{position.pips('white')}–{position.pips('black')}"
+    text = f"{side_name(position.turn)} to move, {pips} pips"
+    if position == Position.start():
+        return f"{text}, the start"
+    if reached is not None:
+        return f"{text}, after {_ply_caption(reached)}"
+    return text
 
 
 #: plays from a position, per (database file, key, the file's generation if it may change)
@@ -481,16 +541,30 @@ async def player_view(datasette: Any, request: Any) -> Response:
     games = await _rows(
         db,
         "select * from (select id, date, white, black, white_id, black_id, result, winner, "
-        "points, plies, rules, status from games where white_id = :id union "
+        "points, plies, rules, status, event_id from games where white_id = :id union "
         "select id, date, white, black, white_id, black_id, result, winner, points, plies, "
-        "rules, status from games where black_id = :id) "
+        "rules, status, event_id from games where black_id = :id) "
         "order by date desc, id limit :limit offset :offset",
         {"id": player_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
     )
     more = len(games) > PAGE_ROWS
     games = games[:PAGE_ROWS]
+    event_ids = sorted({game["event_id"] for game in games if game["event_id"] is not None})
+    event_names = (
+        {
+            row["id"]: row["name"]
+            for row in await _rows(
+                db,
+                f"select id, name from events where id in ({', '.join('?' * len(event_ids))})",
+                event_ids,
+            )
+        }
+        if event_ids
+        else {}
+    )
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
+        game["event_name"] = event_names.get(game["event_id"])
         mine: Side = "white" if game["white_id"] == player_id else "black"
         game["colour"] = side_name(mine)
         opponent_id = game["black_id"] if mine == "white" else game["white_id"]
@@ -500,6 +574,10 @@ async def player_view(datasette: Any, request: Any) -> Response:
         )
         game["outcome"] = (
             "won" if game["winner"] == mine else "lost" if game["winner"] else "unfinished"
+        )
+        game["invalid"] = game["status"] != "valid"
+        game["event_url"] = (
+            event_url(datasette, name, game["event_id"]) if game["event_id"] is not None else None
         )
     here = player_url(datasette, name, player_id)
     context = {

@@ -64,3 +64,11 @@ def home_url(datasette: Any) -> str:
 def table_url(datasette: Any, database: str, table: str) -> str:
     """Datasette's own page of a table, with every column (for SQL users)."""
     return str(datasette.urls.table(database, table))
+
+
+def event_url(datasette: Any, database: str, event_id: int | str) -> str:
+    return f"{_database_path(datasette, database)}/-/event/{quote(str(event_id), safe='')}"
+
+
+def source_url(datasette: Any, database: str, source_id: int | str) -> str:
+    return f"{_database_path(datasette, database)}/-/source/{quote(str(source_id), safe='')}"

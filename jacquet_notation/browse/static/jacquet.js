@@ -54,6 +54,7 @@
     document.querySelectorAll(".jacquet-sheet-ply").forEach(function (link) {
       link.classList.toggle("current", link.getAttribute("data-ply") === String(index));
     });
+    followSheet();
     if (push) { history.replaceState({ ply: index }, "", state.url + "#board"); }
     fetchBoard(state.key, state.board).then(function (svg) {
       if (current !== index) { return; }  // a later step won the race
@@ -63,6 +64,21 @@
       window.location.href = state.url;  // fall back to the plain page
     });
     if (index < last) { fetchBoard(states[index + 1].key, states[index + 1].board); }
+  }
+
+  // The score sheet scrolls on its own (a long game is taller than the screen): keep the
+  // current play in view, moving the sheet only, never the page.
+  function followSheet() {
+    var sheet = document.getElementById("sheet");
+    var link = sheet && sheet.querySelector(".jacquet-sheet-ply.current");
+    if (!link) { return; }
+    var box = sheet.getBoundingClientRect();
+    var row = link.getBoundingClientRect();
+    var header = sheet.querySelector("thead");
+    var top = box.top + (header ? header.getBoundingClientRect().height : 0);
+    if (row.top < top || row.bottom > box.bottom) {
+      sheet.scrollTop += row.top - top - (box.bottom - top - row.height) / 2;
+    }
   }
 
   function step(event, index) {
@@ -90,5 +106,6 @@
     else if (event.key === "Home") { step(event, 0); }
     else if (event.key === "End") { step(event, last); }
   });
+  followSheet();
   if (current < last) { fetchBoard(states[current + 1].key, states[current + 1].board); }
 })();

@@ -1,0 +1,195 @@
+"""The collection's pages: an event (its games and a crosstable) and a source (a book or a
+collection, its games in the order they were written down).
+
+Historians and clubs think of an archive as tournaments and books rather than rows; these pages
+read the ``events``, ``sources`` and ``games`` tables by SQL, as the other pages do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from datasette.utils.asgi import NotFound, Response
+
+from .pages import PAGE_ROWS, SQLITE_MAX_INT, _archive, _footer, _page, _rows
+from .urls import event_url, game_url, player_url, source_url
+
+#: players shown in a crosstable: past this many, the ones with the most points
+CROSSTABLE_PLAYERS = 40
+
+_GAME_FIELDS = (
+    "games.id, games.date, games.round, games.white, games.black, games.white_id, "
+    "games.black_id, games.result, games.winner, games.points, games.plies, games.rules, "
+    "games.status, games.event_id, games.source_id, games.game_index, events.name as event_name"
+)
+
+
+def _row_id(request: Any, database: str, what: str) -> int:
+    """The id of the URL (the route takes digits only); past SQLite's largest integer, 404."""
+    digits = str(request.url_vars["row_id"])
+    if len(digits) > len(str(SQLITE_MAX_INT)) or int(digits) > SQLITE_MAX_INT:
+        raise NotFound(f"No {what} {digits[:40]} in {database}")
+    return int(digits)
+
+
+def _link_games(datasette: Any, name: str, games: list[dict[str, Any]]) -> None:
+    """Each listed game's links: the game, its players, its event."""
+    for game in games:
+        game["url"] = game_url(datasette, name, game["id"])
+        for side in ("white", "black"):
+            player_id = game[f"{side}_id"]
+            game[f"{side}_url"] = (
+                player_url(datasette, name, player_id) if player_id is not None else None
+            )
+        game["event_url"] = (
+            event_url(datasette, name, game["event_id"]) if game["event_id"] is not None else None
+        )
+        game["invalid"] = game["status"] != "valid"
+
+
+def crosstable(pairings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Players by points won, each with a cell per opponent: the games between them and the
+    points the row's player won. Built from the games grouped by (White, Black): a player's
+    totals are the sums of their row, so the table agrees with the games it was read from."""
+    players: dict[Any, dict[str, Any]] = {}
+
+    def player(player_id: Any, name: Any) -> dict[str, Any]:
+        entry = players.get(player_id)
+        if entry is None:
+            entry = players[player_id] = {
+                "id": player_id,
+                "name": name if name not in (None, "") else "?",
+                "cells": {},
+                "games": 0,
+                "wins": 0,
+                "losses": 0,
+                "points_won": 0,
+                "points_lost": 0,
+            }
+        return entry
+
+    for row in pairings:
+        white = player(row["white_id"], row["white"])
+        black = player(row["black_id"], row["black"])
+        for me, other, won, lost, won_points, lost_points in (
+            (white, black, "white_wins", "black_wins", "white_points", "black_points"),
+            (black, white, "black_wins", "white_wins", "black_points", "white_points"),
+        ):
+            cell = me["cells"].setdefault(other["id"], {"games": 0, "points": 0, "wins": 0})
+            cell["games"] += row["games"]
+            cell["wins"] += row[won] or 0
+            cell["points"] += row[won_points] or 0
+            me["games"] += row["games"]
+            me["wins"] += row[won] or 0
+            me["losses"] += row[lost] or 0
+            me["points_won"] += row[won_points] or 0
+            me["points_lost"] += row[lost_points] or 0
+    ranked = sorted(
+        players.values(),
+        key=lambda p: (-p["points_won"], -p["wins"], str(p["name"]).casefold()),
+    )
+    for entry in ranked:
+        entry["unfinished"] = entry["games"] - entry["wins"] - entry["losses"]
+    return ranked
+
+
+async def event_view(datasette: Any, request: Any) -> Response:
+    db, name = await _archive(datasette, request, ("games", "events"))
+    event_id = _row_id(request, name, "event")
+    events = await _rows(db, "select id, name from events where id = ?", [event_id])
+    if not events:
+        raise NotFound(f"No event {event_id} in {name}")
+    summary = (
+        await _rows(
+            db,
+            "select count(*) as games, sum(status = 'valid') as valid, min(date) as first, "
+            "max(date) as last, count(distinct source_id) as sources from games "
+            "where event_id = ?",
+            [event_id],
+        )
+    )[0]
+    pairings = await _rows(
+        db,
+        "select white_id, black_id, max(white) as white, max(black) as black, "
+        "count(*) as games, sum(winner = 'white') as white_wins, "
+        "sum(winner = 'black') as black_wins, "
+        "sum(case when winner = 'white' then points else 0 end) as white_points, "
+        "sum(case when winner = 'black' then points else 0 end) as black_points "
+        "from games where event_id = ? group by white_id, black_id",
+        [event_id],
+    )
+    table = crosstable(pairings)
+    shown = table[:CROSSTABLE_PLAYERS]
+    for entry in shown:
+        entry["url"] = player_url(datasette, name, entry["id"]) if entry["id"] is not None else None
+    page = _page(request)
+    games = await _rows(
+        db,
+        f"select {_GAME_FIELDS} from games left join events on events.id = games.event_id "
+        "where games.event_id = :id order by games.date, cast(games.round as integer), "
+        "games.round, games.import_id, games.game_index, games.id limit :limit offset :offset",
+        {"id": event_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
+    )
+    more = len(games) > PAGE_ROWS
+    games = games[:PAGE_ROWS]
+    _link_games(datasette, name, games)
+    here = event_url(datasette, name, event_id)
+    context = {
+        "metadata": _footer(datasette, name),
+        "database": name,
+        "event": events[0],
+        "summary": summary,
+        "players": shown,
+        "players_left_out": len(table) - len(shown),
+        "games": games,
+        "first_number": page * PAGE_ROWS + 1,
+        "more_url": f"{here}?page={page + 1}" if more else None,
+        "less_url": f"{here}?page={page - 1}" if page else None,
+        "table_url": f"{datasette.urls.table(name, 'games')}?event_id={event_id}",
+    }
+    return Response.html(
+        await datasette.render_template("jacquet/event.html", context, request=request)
+    )
+
+
+async def source_view(datasette: Any, request: Any) -> Response:
+    db, name = await _archive(datasette, request, ("games", "sources"))
+    source_id = _row_id(request, name, "source")
+    sources = await _rows(db, "select id, name from sources where id = ?", [source_id])
+    if not sources:
+        raise NotFound(f"No source {source_id} in {name}")
+    summary = (
+        await _rows(
+            db,
+            "select count(*) as games, sum(status = 'valid') as valid, min(date) as first, "
+            "max(date) as last from games where source_id = ?",
+            [source_id],
+        )
+    )[0]
+    page = _page(request)
+    # in the order the source gives them: the order of import, then of the file
+    games = await _rows(
+        db,
+        f"select {_GAME_FIELDS} from games left join events on events.id = games.event_id "
+        "where games.source_id = :id order by games.import_id, games.game_index, games.id "
+        "limit :limit offset :offset",
+        {"id": source_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
+    )
+    more = len(games) > PAGE_ROWS
+    games = games[:PAGE_ROWS]
+    _link_games(datasette, name, games)
+    here = source_url(datasette, name, source_id)
+    context = {
+        "metadata": _footer(datasette, name),
+        "database": name,
+        "source": sources[0],
+        "summary": summary,
+        "games": games,
+        "first_number": page * PAGE_ROWS + 1,
+        "more_url": f"{here}?page={page + 1}" if more else None,
+        "less_url": f"{here}?page={page - 1}" if page else None,
+        "table_url": f"{datasette.urls.table(name, 'games')}?source_id={source_id}",
+    }
+    return Response.html(
+        await datasette.render_template("jacquet/source.html", context, request=request)
+    )
