@@ -133,3 +133,12 @@ def test_latest_games_and_imports(server: str, archive: Path, page: Any) -> None
     assert error[2] in item.inner_text()
     item.locator("a").click()
     assert f"/-/game/{error[0]}" in page.url
+
+
+def test_events_lead_to_their_pages(server: str, archive: Path, page: Any) -> None:
+    page.goto(f"{server}/")
+    first = page.locator("a.jacquet-event-page").first
+    event = page.locator("a.jacquet-event").first.inner_text()
+    first.click()
+    assert "/-/event/" in page.url
+    assert event in page.inner_text("h1")

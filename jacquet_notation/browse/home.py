@@ -14,7 +14,15 @@ from datasette.utils.asgi import NotFound, Request, Response
 
 from .games_list import THUMB_WIDTH, kept_rows, list_source
 from .pages import _archive, _footer
-from .urls import board_prefix, game_url, games_list_url, player_url, table_url
+from .urls import (
+    board_prefix,
+    event_url,
+    game_url,
+    games_list_url,
+    player_url,
+    source_url,
+    table_url,
+)
 
 #: the latest games shown, the imports listed, the errors of each import shown
 RECENT_GAMES = 8
@@ -159,8 +167,14 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
             for row in decades
         ],
         "players": [{**row, "url": games(player=row["id"])} for row in players],
-        "events": [{**row, "url": games(event=row["id"])} for row in events],
-        "sources": [{**row, "url": games(source=row["id"])} for row in sources],
+        "events": [
+            {**row, "url": games(event=row["id"]), "page": event_url(datasette, name, row["id"])}
+            for row in events
+        ],
+        "sources": [
+            {**row, "url": games(source=row["id"]), "page": source_url(datasette, name, row["id"])}
+            for row in sources
+        ],
         "recent": recent,
         "imports": imports,
         "all_games_url": games(),
