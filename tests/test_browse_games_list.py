@@ -232,18 +232,22 @@ def test_filters_and_sorts_in_the_browser(server: str, archive: Path, browser: A
     assert page.locator("tbody td.col-status").all_inner_texts() == ["invalid"] * invalid
     # removing it through its chip brings every game back
     page.click(".jacquet-chip")
+    page.wait_for_url(lambda url: "status=" not in url)
     games = query(archive, "select count(*) from games")[0][0]
     assert int(page.inner_text(".jacquet-total-games")) == games
     # sorting by plies: a click sorts ascending, a second click descending
     page.click("a.jacquet-sort[data-column=plies]")
+    page.wait_for_url(lambda url: url.endswith("sort=plies"))
     plies = [int(text) for text in page.locator("tbody td.col-plies").all_inner_texts()]
     everything = sorted(row[0] for row in query(archive, "select plies from games"))
     assert plies == everything[:50]
     page.click("a.jacquet-sort[data-column=plies]")
+    page.wait_for_url(lambda url: url.endswith("sort=-plies"))
     plies = [int(text) for text in page.locator("tbody td.col-plies").all_inner_texts()]
     assert plies == sorted(everything, reverse=True)[:50]
     # the next page keeps the sort
     page.click("a[rel=next]")
+    page.wait_for_url(lambda url: "page=2" in url)
     plies = [int(text) for text in page.locator("tbody td.col-plies").all_inner_texts()]
     assert plies == sorted(everything, reverse=True)[50:]
     # the thumbnail is the final position, readable on hover
