@@ -53,6 +53,8 @@ def pages(db: Path) -> dict[str, str]:
     found = {
         "home": "/",
         "database": f"/{name}",
+        "games-list": f"/{name}/-/games",
+        "games-list-filtered": f"/{name}/-/games?status=invalid&sort=-plies",
         "games-table": f"/{name}/games",
         "turns-table": f"/{name}/turns",
         "canned-query": f"/{name}/invalid_games_with_errors",
