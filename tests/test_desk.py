@@ -306,3 +306,14 @@ def test_nothing_is_written_to_the_archive(server: str, archive: Path) -> None:
             == 200
         )
     assert hashlib.sha256(archive.read_bytes()).hexdigest() == before
+
+
+def test_the_token_is_good_in_every_server_process(archive: Path) -> None:
+    """With several server processes, the page and its POSTs may be answered by different ones:
+    they sign the token with one secret. Each POST is a new connection, spread over both."""
+    with serving([str(archive), "--workers", "2"]) as base:
+        opener, token = _session(base)
+        headers = {"content-type": "application/json", "x-csrftoken": token}
+        body = json.dumps({"text": "1. 6-5: 24/13"}).encode()
+        statuses = [_post(opener, f"{base}{desk.CHECK_PATH}", body, headers)[0] for _ in range(24)]
+    assert statuses == [200] * 24
