@@ -122,7 +122,7 @@
     if (ply) {
       drawBoard(board, ply.board);
       caption.textContent = "Turn " + ply.turn + ", " + ply.side + " " + ply.text +
-        (ply.played ? "" : ply.error ? ": not played (" + ply.error + ")" : ": not played (an earlier play could not be)");
+        (ply.played ? "" : " — not played: " + (ply.error || "an earlier play could not be"));
       board.setAttribute("data-key", ply.key);
     } else {
       drawBoard(board, answer.start_board);
