@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 
 from ..position import KEY_CHARACTER_CLASS, Position
 from .collections import event_view, source_view
+from .desk import CHECK_PATH, DESK_PATH, check_view, desk_view
 from .drawing import CELL_WIDTH, diagram, is_key
 from .games_list import games_list_view
 from .home import archive_home_view, home_view
@@ -234,4 +235,7 @@ def register_routes() -> list[tuple[str, Any]]:
         (r"^/(?P<database>[^/]+)/-/games$", games_list_view),
         (r"^/(?P<database>[^/]+)/-/event/(?P<row_id>[0-9]+)$", event_view),
         (r"^/(?P<database>[^/]+)/-/source/(?P<row_id>[0-9]+)$", source_view),
+        # the transcriber's desk: a page and its JSON endpoint, nothing stored (desk.py)
+        (rf"^{DESK_PATH}$", desk_view),
+        (rf"^{CHECK_PATH}$", check_view),
     ]

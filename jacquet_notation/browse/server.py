@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import secrets
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ def build_datasette(
     settings: dict[str, Any] | None = None,
     counts: dict[str, int] | None = None,
     immutable: bool = True,
+    secret: str | None = None,
 ) -> Any:
     """A Datasette serving ``db`` read-only, with the archive's metadata.
 
@@ -35,7 +37,9 @@ def build_datasette(
     to any archive at any time, and a file read as immutable while it changes reads as damaged.
     Mutable, the file is opened read-only (``mode=ro``) as a reader of its write-ahead log.
     ``counts`` (from :func:`table_counts`) spare every unfiltered table page of an immutable
-    file its count.
+    file its count. ``secret`` signs Datasette's cookies (the CSRF token): one for all the
+    server processes of one ``jacquet serve``, so that a token one process gave a page is good
+    in another (None: Datasette makes its own).
     """
     from datasette.app import Datasette
 
@@ -59,6 +63,7 @@ def build_datasette(
         settings={**serve_settings(time_limit_ms), **(settings or {})},
         cors=False,
         inspect_data=inspected,
+        secret=secret,
     )
     _serve_as(datasette, name)
     return datasette
@@ -131,7 +136,10 @@ def worker_app() -> Any:
     """The ASGI app of one server process, built from what :func:`run` put in the environment."""
     config = json.loads(os.environ[_WORKER_CONFIG])
     datasette = build_datasette(
-        config["db"], time_limit_ms=config["time_limit_ms"], immutable=False
+        config["db"],
+        time_limit_ms=config["time_limit_ms"],
+        immutable=False,
+        secret=config["secret"],
     )
     return FrozenAfterFirstRequest(datasette.app())
 
@@ -197,7 +205,13 @@ def run(
     if workers == 1:
         uvicorn.run(FrozenAfterFirstRequest(datasette.app()), **server)
         return
+    # one signing secret for every process: a CSRF token is then good whichever process
+    # answers the page and whichever the POST (the transcriber's desk, browse/desk.py)
     os.environ[_WORKER_CONFIG] = json.dumps(
-        {"db": os.path.abspath(db), "time_limit_ms": time_limit_ms}
+        {
+            "db": os.path.abspath(db),
+            "time_limit_ms": time_limit_ms,
+            "secret": secrets.token_hex(32),
+        }
     )
     uvicorn.run(f"{__name__}:worker_app", factory=True, workers=workers, loop=LOOP, **server)

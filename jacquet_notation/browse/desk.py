@@ -1,0 +1,380 @@
+"""The transcriber's desk: a page where a record is typed and checked as it is typed.
+
+``/-/transcribe`` is the page; ``/-/transcribe/check`` the JSON endpoint its script posts the
+text to. The endpoint reads the text with the project's reader, replays it, and answers with every
+error, the position after each ply, and the legal plays of the roll at the cursor; it also turns a
+position set on a board into a ``[Position "KEY"]`` tag. Nothing is stored: the archive is not
+read at all, so the page works on any served archive (docs/browse.md, *The transcriber's desk*).
+
+What a request may cost is bounded three ways: the body (:data:`MAX_BODY`, refused with 413 from
+its ``Content-Length`` before any of it is read, or as soon as a chunked body passes it), the
+time (:data:`TIME_LIMIT`: the work runs in a thread and the answer is 503 when it is late), and
+the legal plays listed (:data:`LEGAL_SHOWN`). Datasette's CSRF protection (asgi-csrf) guards every
+POST that carries cookies; the endpoint also demands the token itself, so that a request without
+cookies (which asgi-csrf lets through) is refused too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from datasette.utils.asgi import Response
+
+from ..board_terms import Side
+from ..engine import legal_plays
+from ..errors import JacquetError, PositionError
+from ..notation import parse_games
+from ..position import Position
+from ..record import GameRecord, Span
+from ..replay import ReplayedGame, ReplayedPly, replay
+from ..reporting import error_detail
+from ..rules import RULESET_NAMES, Rules
+from .urls import board_prefix, home_url, static_url
+
+#: the largest body the endpoint reads (a record of several hundred turns is under 20 KB)
+MAX_BODY = 256 * 1024
+#: seconds the endpoint gives one check before answering 503
+TIME_LIMIT = 2.0
+#: the legal plays listed at most (a backgammon double may have hundreds)
+LEGAL_SHOWN = 60
+#: the header the page sends its CSRF token in (asgi-csrf's, as Datasette configures it)
+CSRF_HEADER = "x-csrftoken"
+#: men a side has
+MEN = 15
+
+DESK_PATH = "/-/transcribe"
+CHECK_PATH = "/-/transcribe/check"
+
+
+class _Refused(Exception):
+    """A request the endpoint will not do: its status and a sentence for the page."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+# -- the page ------------------------------------------------------------------------------------
+
+
+async def desk_view(datasette: Any, request: Any) -> Response:
+    """``/-/transcribe``: the editor, the board, the legal plays, the position setter."""
+    context = {
+        "check_url": str(datasette.urls.path(CHECK_PATH)),
+        "board_prefix": board_prefix(datasette),
+        "script_url": static_url(datasette, "transcribe.js"),
+        "css_url": static_url(datasette, "transcribe.css"),
+        "home_url": home_url(datasette),
+        "rulesets": RULESET_NAMES,
+        "max_body": MAX_BODY,
+    }
+    return Response.html(
+        await datasette.render_template("jacquet/transcribe.html", context, request=request),
+        headers={"cache-control": "no-store"},
+    )
+
+
+# -- the endpoint --------------------------------------------------------------------------------
+
+
+async def check_view(datasette: Any, request: Any) -> Response:
+    """``POST /-/transcribe/check``: ``{"text", "line", "column"}`` checked, or ``{"setup"}``
+    turned into a position key (see :func:`check_text` and :func:`setup_position`)."""
+    try:
+        if request.method != "POST":
+            raise _Refused(405, "POST a JSON object to this address")
+        _check_token(request)
+        content_type = request.headers.get("content-type", "").split(";", 1)[0].strip()
+        if content_type != "application/json":
+            raise _Refused(415, "the body must be JSON (content-type: application/json)")
+        payload = _payload(await _read_body(request))
+        if "setup" in payload:
+            answer = setup_position(payload["setup"])
+        else:
+            text, line, column = _text_and_cursor(payload)
+            try:
+                answer = await asyncio.wait_for(
+                    asyncio.to_thread(check_text, text, line, column), TIME_LIMIT
+                )
+            except TimeoutError:
+                raise _Refused(
+                    503, f"checking took longer than {TIME_LIMIT:g} s: check a shorter part"
+                ) from None
+            prefix = board_prefix(datasette)
+            for ply in answer["plies"]:
+                ply["board"] = f"{prefix}{ply['key']}.svg?before={ply['before']}"
+            answer["start_board"] = f"{prefix}{answer['start']}.svg"
+    except _Refused as refused:
+        return Response.json(
+            {"error": refused.message},
+            status=refused.status,
+            headers={"cache-control": "no-store"},
+        )
+    return Response.json(answer, headers={"cache-control": "no-store"})
+
+
+def _check_token(request: Any) -> None:
+    """The page's CSRF token must come in its header, matching the cookie Datasette set."""
+    sent = request.headers.get(CSRF_HEADER, "")
+    expected = request.cookies.get("ds_csrftoken", "")
+    if not sent or not expected or not secrets.compare_digest(sent, expected):
+        raise _Refused(403, "the page's CSRF token is missing or stale: reload the page")
+
+
+async def _read_body(request: Any) -> bytes:
+    """The body, refused with 413 once it passes :data:`MAX_BODY`: from the declared length
+    before reading any of it, else as the chunks arrive."""
+    declared = request.headers.get("content-length")
+    too_large = _Refused(413, f"the body is over {MAX_BODY // 1024} KB: check a shorter part")
+    if declared is not None:
+        if not declared.isdigit():
+            raise _Refused(400, "the content-length is not a number")
+        if int(declared) > MAX_BODY:
+            raise too_large
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            raise _Refused(400, "the request ended before its body")
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise too_large
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _payload(body: bytes) -> dict[str, Any]:
+    try:
+        payload = json.loads(body)
+    except (UnicodeDecodeError, ValueError):
+        raise _Refused(400, "the body is not JSON") from None
+    if not isinstance(payload, dict):
+        raise _Refused(400, "the body must be a JSON object")
+    return payload
+
+
+def _text_and_cursor(payload: dict[str, Any]) -> tuple[str, int, int]:
+    text, line, column = payload.get("text"), payload.get("line", 1), payload.get("column", 1)
+    if not isinstance(text, str):
+        raise _Refused(400, 'the object needs "text", the record as a string')
+    if not isinstance(line, int) or not isinstance(column, int):
+        raise _Refused(400, '"line" and "column" are whole numbers (1-based)')
+    return text, line, column
+
+
+# -- checking a record ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Cursor:
+    line: int
+    column: int
+
+    def after(self, span: Span) -> bool:
+        """The cursor stands at or after the start of ``span``."""
+        return (span.line, span.column) <= (self.line, self.column)
+
+
+def check_text(text: str, line: int = 1, column: int = 1) -> dict[str, Any]:
+    """A text checked as the desk shows it (pure: no I/O, no archive).
+
+    ``errors``: every error of every game (``error_detail``: kind, line, column, message,
+    suggestions), in order. ``plies``: the main line of the game at the cursor, each with its
+    span, side, turn, dice, the key before it and the key the board shows after it (the one
+    before, when it could not be played). ``cursor``: the ply at the cursor (the last one that
+    starts at or before it), its roll and the legal plays of that roll. ``start``: the key of
+    the game's first position. A game whose text does not parse is replayed up to the line
+    before its first syntax error, so that the board and the legal plays follow a line being
+    typed.
+    """
+    records = list(parse_games(text))
+    errors: list[dict[str, Any]] = []
+    replayed: list[ReplayedGame] = []
+    for record in records:
+        game = replay(record)
+        replayed.append(game)
+        for error in game.errors:
+            detail = error_detail(error)
+            detail["game"] = record.index
+            errors.append(detail)
+    errors.sort(key=lambda detail: (detail["line"] or 0, detail["column"] or 0))
+    cursor = _Cursor(line, column)
+    chosen = _game_at(replayed, cursor)
+    if chosen is not None and chosen.record.errors:
+        chosen = _salvage(text, chosen.record) or chosen
+    if chosen is None:
+        start = Position.start()
+        return {"errors": errors, "plies": [], "start": start.key(), "cursor": _no_cursor()}
+    plies = [_ply(ply) for ply in chosen.plies]
+    start_position = chosen.plies[0].before if chosen.plies else chosen.final
+    at, stopped, stopped_before = None, False, False
+    for ply in chosen.plies:
+        if ply.written.span.line and cursor.after(ply.written.span):
+            at, stopped = ply, stopped_before
+        stopped_before = stopped_before or ply.after is None
+    return {
+        "errors": errors,
+        "plies": plies,
+        "start": start_position.key(),
+        "cursor": _cursor_answer(at, chosen, stopped) if at is not None else _no_cursor(),
+    }
+
+
+def _game_at(games: list[ReplayedGame], cursor: _Cursor) -> ReplayedGame | None:
+    """The game whose text holds the cursor: the last one starting at or before it."""
+    chosen = games[0] if games else None
+    for game in games:
+        if game.record.span.line and game.record.span.line <= cursor.line:
+            chosen = game
+    return chosen
+
+
+def _salvage(text: str, record: GameRecord) -> ReplayedGame | None:
+    """The game replayed from its text up to the line before its first syntax error."""
+    lines = [error.line for error in record.errors if error.line]
+    if not lines:
+        return None
+    head = "\n".join(text.splitlines()[: min(lines) - 1])
+    for part in parse_games(head):
+        if part.index == record.index and not part.errors and part.plays:
+            return replay(part)
+    return None
+
+
+def _ply(ply: ReplayedPly) -> dict[str, Any]:
+    written, span = ply.written, ply.written.span
+    shown = ply.after if ply.after is not None else ply.before
+    return {
+        "index": ply.index,
+        "line": span.line,
+        "column": span.column,
+        "end_line": span.end_line,
+        "end_column": span.end_column,
+        "side": written.side,
+        "turn": written.turn,
+        "dice": f"{written.dice[0]}-{written.dice[1]}" if written.dice else None,
+        "text": written.text,
+        "before": ply.before.key(),
+        "key": shown.key(),
+        "played": ply.after is not None,
+        "error": error_detail(ply.error)["message"] if ply.error is not None else None,
+    }
+
+
+def _no_cursor() -> dict[str, Any]:
+    return {"ply": None, "dice": None, "legal": [], "legal_count": 0, "stopped": False}
+
+
+def _cursor_answer(ply: ReplayedPly, game: ReplayedGame, stopped: bool) -> dict[str, Any]:
+    """The ply at the cursor and the legal plays of its roll from the position before it;
+    none after a play that could not be made (the position before it is not known)."""
+    written = ply.written
+    answer = _no_cursor()
+    answer["ply"] = ply.index
+    answer["stopped"] = stopped
+    if written.dice is None or written.is_cube_action or stopped:
+        return answer
+    answer["dice"] = f"{written.dice[0]}-{written.dice[1]}"
+    try:
+        legal = legal_plays(ply.before, written.dice, game.rules)
+    except JacquetError:
+        return answer
+    notations = sorted({play.notation() or "pass" for play in legal})
+    answer["legal"] = notations[:LEGAL_SHOWN]
+    answer["legal_count"] = len(notations)
+    return answer
+
+
+# -- a position set on a board -------------------------------------------------------------------
+
+
+def setup_position(setup: object) -> dict[str, Any]:
+    """A position set by clicking men onto a board, as a key and a ``[Position]`` tag.
+
+    ``setup``: ``rules`` (a ruleset's name), ``turn``, ``white`` and ``black`` (men by point in
+    **White's** numbering, as the board is drawn), ``white_bar``, ``black_bar``; the men not
+    placed are borne off. With ``"start": true`` the rules' opening position instead. The answer
+    has ``key``, ``tag``, both sides' men again in White's numbering, and ``problem``: why the
+    rules forbid the position (None when they allow it), so that men can be placed one at a time
+    through positions that are not yet legal. More than 15 men, or both sides on one point, is an
+    ``error`` (no key).
+    """
+    if not isinstance(setup, dict):
+        raise _Refused(400, '"setup" must be a JSON object')
+    name = setup.get("rules", "jacquet")
+    if name not in RULESET_NAMES:
+        return {"error": f"unknown ruleset {name!r} (known: {', '.join(RULESET_NAMES)})"}
+    rules = Rules.named(str(name))
+    turn = setup.get("turn", "white")
+    if turn not in ("white", "black"):
+        return {"error": f"turn must be white or black, not {turn!r}"}
+    if setup.get("start"):
+        position = Position.start(rules).with_turn(turn)
+    else:
+        try:
+            position = Position.from_counts(
+                _counts(setup, "white", rules),
+                _counts(setup, "black", rules),
+                turn,
+                rules.direction,
+            )
+        except JacquetError as error:
+            return {"error": error.message}
+    problem = None
+    try:
+        position.check(rules)
+    except JacquetError as error:
+        problem = error.message
+    key = position.key()
+    return {
+        "key": key,
+        "tag": f'[Position "{key}"]',
+        "rules": rules.name,
+        "turn": position.turn,
+        "white": _by_white_point(position, "white"),
+        "black": _by_white_point(position, "black"),
+        "white_bar": position.bar("white"),
+        "black_bar": position.bar("black"),
+        "white_off": position.off("white"),
+        "black_off": position.off("black"),
+        "problem": problem,
+    }
+
+
+def _counts(setup: dict[str, Any], side: Side, rules: Rules) -> list[int]:
+    """26 counts (off, points 1..24 in ``side``'s own numbering, bar) from the board's men."""
+    men = setup.get(side, {})
+    bar = setup.get(f"{side}_bar", 0)
+    if not isinstance(men, dict) or not isinstance(bar, int) or bar < 0:
+        raise _Refused(400, f'"{side}" must map points to men, "{side}_bar" be a count')
+    counts = [0] * 26
+    for point_text, number in men.items():
+        if not str(point_text).isdigit() or not 1 <= int(point_text) <= 24:
+            raise _Refused(400, f"{point_text!r} is not a point (1 to 24)")
+        if not isinstance(number, int) or number < 0:
+            raise _Refused(400, f"{number!r} men is not a count")
+        point = int(point_text)
+        own = Position.from_absolute(side, point, rules.direction)
+        counts[own] += number
+    counts[25] = bar
+    placed = sum(counts)
+    if placed > MEN:
+        raise PositionError(f"{side.capitalize()} has {placed} men on the board; each side has 15")
+    counts[0] = MEN - placed
+    return counts
+
+
+def _by_white_point(position: Position, side: Side) -> dict[str, int]:
+    """A side's men by point in White's numbering (the board's), for the page's clicks."""
+    return {
+        str(Position.to_absolute(side, point, position.direction)): number
+        for point, number in position.men(side).items()
+    }
