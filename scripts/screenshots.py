@@ -52,6 +52,7 @@ def pages(db: Path) -> dict[str, str]:
     source = _one(db, "select source_id from games where source_id is not null")
     found = {
         "home": "/",
+        "transcribe": "/-/transcribe",
         "database": f"/{name}",
         "games-list": f"/{name}/-/games",
         "games-list-filtered": f"/{name}/-/games?status=invalid&sort=-plies",
