@@ -48,6 +48,8 @@ class _Cube:
     value: int = 1
     owner: Side | None = None
     offered: tuple[Side, int] | None = None
+    #: the offer awaiting an answer is a beaver's redouble (its taker does not own the cube)
+    beaver: bool = False
     dropped_by: Side | None = None
 
 
@@ -92,17 +94,8 @@ def check_game(game: ReplayedGame) -> list[MatchError]:
             break
         action = written.action
         if action is None or action == "unknown":
-            if cube.offered is not None:
-                errors.append(
-                    _error(
-                        record,
-                        "cube",
-                        f"{side_name(side)} rolls while {side_name(cube.offered[0])}'s double "
-                        "awaits an answer (Takes, Drops or Beavers)",
-                        written.span,
-                    )
-                )
-                break
+            # (a roll while a double awaits its answer cannot be written: the answer has the
+            # next slot, and the replay refuses the other side's roll there as "wrong-side")
             continue
         problem = _cube_action(cube, side, action, written.cube)
         if problem is not None:
@@ -137,12 +130,18 @@ def _cube_action(cube: _Cube, side: Side, action: str, stated: int | None) -> st
     if doubler == side:
         return f"{name} {_VERB[action]} its own double"
     cube.offered = None
+
     if action == "take":
-        cube.value, cube.owner = value, side
+        cube.value = value
+        cube.owner = doubler if cube.beaver else side
+        cube.beaver = False
     elif action == "beaver":
+        # a take and a redouble at once: the doubler answers the redouble (Takes), and the
+        # beaverer keeps the cube
         if stated is not None and stated != 2 * value:
             return f"{name} beavers to {stated}, but the double was to {value}: write {2 * value}"
-        cube.value, cube.owner = 2 * value, side
+        cube.value, cube.owner = value, side
+        cube.offered, cube.beaver = (side, 2 * value), True
     else:  # drop
         cube.dropped_by = side
     return None
