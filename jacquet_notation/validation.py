@@ -49,8 +49,9 @@ class GameReport:
     #: the game's match facts (None outside a match), for the checks across games, which
     #: :func:`validate_paths` makes as the reports come out in order; not part of the JSON
     match: GameSummary | None = None
-    #: the record's lines, kept only where a match check may still add an error to the report
-    lines: list[str] | None = None
+    #: the lines a check across games may point at (the score line, the first double), by
+    #: their number in the file: kept until :func:`validate_paths` has made those checks
+    lines: dict[int, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -94,7 +95,13 @@ def report_record(record: GameRecord, rules: Rules | None = None) -> GameReport:
         report.match = summarise(record)
     lines = record.text.split("\n") if errors or report.match else []
     if report.match is not None:
-        report.lines = lines
+        first = record.span.line
+        spans = (report.match.score_span, report.match.first_double)
+        report.lines = {
+            span.line: lines[span.line - first]
+            for span in spans
+            if span is not None and 0 <= span.line - first < len(lines)
+        }
     for error in errors:
         add_error(report, game, record, error, lines)
     return report
@@ -110,15 +117,15 @@ def add_error(
     """Add ``error`` to ``report``: its line, its JSON form and the line of the record it names."""
     if record is not None:
         report.errors.append(describe_error(game, record, error))
-        first = record.span.line
-    else:  # a check across games, made where only the report is left: its tags and place
+        number = (error.line or 0) - record.span.line
+        source = lines[number] if 0 <= number < len(lines) else None
+    else:  # a check across games, made where only the report is left: its tags and lines
         tags = {"White": report.white, "Black": report.black, "Date": report.date}
-        record = GameRecord(tags=tags, file=report.file, index=report.index)
-        report.errors.append(describe_error(None, record, error))
-        first = report.match.span.line if report.match and report.match.span else 1
+        stub = GameRecord(tags=tags, file=report.file, index=report.index)
+        report.errors.append(describe_error(None, stub, error))
+        source = (report.lines or {}).get(error.line or 0)
     report.details.append(error_detail(error))
-    number = (error.line or 0) - first
-    report.sources.append(lines[number] if 0 <= number < len(lines) else None)
+    report.sources.append(source)
     report.status = "invalid" if report.status == "valid" else report.status
 
 
@@ -131,7 +138,7 @@ def _match_checks(reports: Iterable[GameReport]) -> Iterator[GameReport]:
         if summary is not None:
             same = previous is not None and previous.file == summary.file
             for error in check_next(previous if same else None, summary):
-                add_error(report, None, None, error, report.lines or [])
+                add_error(report, None, None, error, ())
         previous = summary
         report.lines = None
         yield report
