@@ -9,7 +9,7 @@ and the checks run in the parent, one game behind, as the reports stream out).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from .board_terms import side_name
@@ -200,21 +200,43 @@ def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
 
 def summarise(record: GameRecord) -> GameSummary | None:
     """The match facts of one record; None for a game that is not part of a match."""
-    header = record.match_header()
-    if header is None or header.length is None:
-        return None
-    points = parse_result(record.result)
-    first_double = next((p.span for p in record.plays if p.action == "double"), None)
-    return GameSummary(
-        file=record.file,
-        index=record.index,
-        length=header.length,
-        score=header.score,
+    return summary_of(
+        record.file,
+        record.index,
+        record.tags,
+        record.result,
         score_span=record.tag_spans.get("Score") if record.tag_spans else None,
-        points=points,
-        crawford=record.tags.get("Crawford", "").strip().lower() in _ON,
-        first_double=first_double,
+        first_double=next((p.span for p in record.plays if p.action == "double"), None),
         span=record.span if record.span.line else None,
+    )
+
+
+def summary_of(
+    file: str | None,
+    index: int,
+    tags: Mapping[str, str],
+    result: str | None,
+    *,
+    score_span: Span | None = None,
+    first_double: Span | None = None,
+    span: Span | None = None,
+) -> GameSummary | None:
+    """A game's match facts from its tags and result (a record's, or the archive's row's, which
+    knows no spans); None without a ``Match`` tag (or one of 0: an unlimited session)."""
+    length = tags.get("Match", "")
+    if not length.isdigit() or int(length) == 0:
+        return None
+    white, _, black = tags.get("Score", "").partition("-")
+    return GameSummary(
+        file=file,
+        index=index,
+        length=int(length),
+        score=(int(white), int(black)) if white.isdigit() and black.isdigit() else None,
+        score_span=score_span,
+        points=parse_result(result),
+        crawford=tags.get("Crawford", "").strip().lower() in _ON,
+        first_double=first_double,
+        span=span,
     )
 
 
