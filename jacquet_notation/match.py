@@ -150,6 +150,25 @@ def _cube_action(cube: _Cube, side: Side, action: str, stated: int | None) -> st
 _VERB = {"take": "takes", "drop": "drops", "beaver": "beavers"}
 
 
+def cube_after_each(
+    plies: Iterable[tuple[Side, str | None, int | None]],
+) -> list[tuple[int, Side | None]]:
+    """The cube's value and owner (None: centred) after each ply, from each ply's side, cube
+    action (``double``, ``take``, ``drop``, ``beaver``, or None for a roll) and stated value:
+    what a board shows while stepping through a game. A double shows the cube unturned until
+    it is taken; after an action that breaks the rules the cube stays as it was.
+    """
+    cube = _Cube()
+    states: list[tuple[int, Side | None]] = []
+    for side, action, stated in plies:
+        if action in ("double", "take", "drop", "beaver"):
+            before = (cube.value, cube.owner, cube.offered, cube.beaver, cube.dropped_by)
+            if _cube_action(cube, side, action, stated) is not None:
+                cube.value, cube.owner, cube.offered, cube.beaver, cube.dropped_by = before
+        states.append((cube.value, cube.owner))
+    return states
+
+
 def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
     """The written result against the points the game gave: a drop's, a played-out game's or a
     resignation's (``Wins N points`` on a game not over)."""
