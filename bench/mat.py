@@ -6,8 +6,9 @@ Both sides are measured in this run on the same machine, one process each: jacqu
 reading every match file of the folder (plies read per second), then validating them
 (``validate_paths``, plies validated per second), and python-chess's ``chess.pgn.read_game``
 reading and checking a PGN of random legal games with as many plies (bench/validate.py's peer,
-the same code). gnubg's import of the same files is timed too where a ``gnubg`` program is
-installed (the ``-t -q`` command line, one ``import mat`` a file); it is skipped otherwise.
+the same code). gnubg's import of the same files is timed too where gnubg is installed: its
+Python package (``pip install gnubg``, GPL, optional) in one process, CPU time, else the
+``gnubg`` program's ``-t -q`` command line, wall time; it is skipped otherwise.
 Each side runs ``--repeat`` times in turn, its best time kept (other work only ever adds).
 """
 
@@ -60,8 +61,29 @@ def time_validating(folder: Path) -> tuple[float, int, int]:
     return time.process_time() - cpu, plies, invalid
 
 
-def time_gnubg(files: list[Path]) -> float | None:
-    """Wall seconds of gnubg importing every file, or None where gnubg is not installed."""
+_GNUBG_TIMING = """
+import os, sys, time, gnubg
+os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # gnubg prints every board it imports
+cpu = time.process_time()
+for path in sys.argv[1:]:
+    gnubg.command('import mat "%s"' % path)
+    gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)
+os.write(2, b"cpu %f" % (time.process_time() - cpu))
+"""
+
+
+def time_gnubg(files: list[Path]) -> tuple[str, float] | None:
+    """Seconds of gnubg importing every file: CPU in one process where its Python package is
+    installed (``pip install gnubg``, GPL, optional), else the wall time of the ``gnubg``
+    program; None where neither is."""
+    if importlib.util.find_spec("gnubg") is not None:
+        done = subprocess.run(
+            [sys.executable, "-c", _GNUBG_TIMING, *map(str, files)],
+            capture_output=True,
+            check=False,
+        )
+        said = done.stderr.decode(errors="replace").rsplit("cpu ", 1)
+        return ("CPU, Python package", float(said[1])) if len(said) == 2 else None
     program = shutil.which("gnubg")
     if program is None:
         return None
@@ -71,7 +93,7 @@ def time_gnubg(files: list[Path]) -> float | None:
     try:
         start = time.perf_counter()
         subprocess.run([program, "-t", "-q", "-c", script.name], capture_output=True, check=False)
-        return time.perf_counter() - start
+        return "wall, program", time.perf_counter() - start
     finally:
         os.unlink(script.name)
 
@@ -111,7 +133,10 @@ def main() -> None:
     if gnubg is None:
         print("gnubg: not installed, not timed")
     else:
-        print(f"gnubg import of the same files: {gnubg:.2f} s wall")
+        how, seconds = gnubg
+        rate = plies / seconds
+        name = f"gnubg import mat ({how})"
+        print(f"{name:40} {plies:9d} {seconds:8.2f} {rate:10.0f} {rate / chess_rate:7.2f}")
     print("goal: jacquet validate >= 1.5 x peer")
 
 

@@ -86,6 +86,36 @@ class IllegalPlayError(JacquetError):
         self.move = move
 
 
+class AmbiguousPlayError(IllegalPlayError):
+    """A combined move (``8/1`` with 4-3) that hits on one way and not on the other, both legal.
+
+    A subclass, so that a reader which kept the written hit marks (the replay) can settle it by
+    them (docs/notation.md, "Match files"); to everyone else it is an illegal play like any other.
+    """
+
+
+class MatchError(JacquetError):
+    """A match that breaks its own rules: the cube, a game's points, the scores from game to game,
+    the Crawford game, or a game after the match was won (docs/rules.md, "Matches").
+
+    ``kind`` is one word per broken rule (``cube``, ``points``, ``score``, ``crawford``,
+    ``match-over``), set per error as ``ReplayError`` does.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        file: str | None = None,
+        game: int | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        super().__init__(message, file=file, game=game, line=line, column=column)
+        self.kind = kind
+
+
 class NotationError(JacquetError):
     """A record that cannot be read: syntax, encoding, a bad tag."""
 

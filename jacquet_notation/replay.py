@@ -17,7 +17,7 @@ from .bits import off_count
 from .board_terms import point_name as _point_name
 from .board_terms import side_name as _side_name
 from .engine import Play, holds_prime, legal_plays, score, validate_play, winner
-from .errors import IllegalPlayError, JacquetError, RulesError
+from .errors import AmbiguousPlayError, IllegalPlayError, JacquetError, RulesError
 from .generate import written_play
 from .position import MEN, Position, Side, other
 from .record import GameRecord, Move, Span, WrittenPlay
@@ -158,6 +158,9 @@ class _Replayer:
         self.record = game.record
         self.rules = game.rules
         self.track_primes = game.rules.scoring == "marcia"
+        #: whether the record marks its hits with ``*``: true until a play hits unmarked (the
+        #: Galaxy dialect never marks them); while true, the marks settle a combined move
+        self.marks_hits = True
 
     def error(
         self,
@@ -247,11 +250,19 @@ class _Replayer:
                             rules,
                             written.opponent_moves_as_pairs() if written.opponent_moves else (),
                         )
+                except AmbiguousPlayError as illegal:
+                    marked = self._by_marks(written, position) if self.marks_hits else None
+                    if marked is None:
+                        problem = self._illegal(written, position, index, illegal, plays, offset)
+                    else:
+                        play = marked
                 except IllegalPlayError as illegal:
                     problem = self._illegal(written, position, index, illegal, plays, offset)
-                else:
+                if problem is None:
                     ply.play = play
                     ply.after = position = play.position
+                    if self.marks_hits and _unmarked_hits(written, play):
+                        self.marks_hits = False
                     # Only marcia scoring asks whether a prime was ever held; only the mover's
                     # own play can make one (a hit removes a lone man, never one of a pair).
                     if self.track_primes:
@@ -270,6 +281,30 @@ class _Replayer:
                 ply.variations.append(branch)
                 errors.extend(branch_errors)
         return plies, position, errors
+
+    def _by_marks(self, written: WrittenPlay, position: Position) -> Play | None:
+        """The one legal play that moves the men as ``written`` does and hits exactly where it
+        marks a hit: a combined move without ``*`` is the way that does not hit, one ending in
+        ``*`` the way that hits only there (docs/notation.md, "Match files"). None if not one.
+        """
+        dice = written.dice
+        if dice is None:
+            return None
+        mover = position.turn
+        wanted = _men_of(position, mover)
+        for start, end in written.moves_as_pairs():
+            wanted[start] -= 1
+            wanted[end] += 1
+        del wanted[0]  # men borne off are not on the board
+        wanted = +wanted
+        marks = Counter(move.end for move in written.moves for _ in range(move.count) if move.hit)
+        found = [
+            play
+            for play in legal_plays(position, dice, self.rules)
+            if _men_of(play.position, mover) == wanted
+            and Counter(step.end for step in play.steps if step.hit) == marks
+        ]
+        return found[0] if len(found) == 1 else None
 
     def _check_play(
         self,
@@ -448,6 +483,19 @@ class _Replayer:
                 f"a play of {_side_name(flipped.turn)}'s recorded under {_side_name(position.turn)}"
             )
         return None
+
+
+def _men_of(position: Position, side: Side) -> Counter[int]:
+    """A side's men on the board and the bar (25), by point, in its own numbering."""
+    men = Counter(position.men(side))
+    men[25] += position.bar(side)
+    return +men
+
+
+def _unmarked_hits(written: WrittenPlay, play: Play) -> bool:
+    """Whether ``play`` hit more often than ``written`` marks a hit."""
+    hits = sum(1 for step in play.steps if step.hit)
+    return hits > sum(move.count for move in written.moves if move.hit)
 
 
 def _share_by_mover(

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
+from .match import GameSummary, check_game, check_next, summarise
 from .notation import GameChunk, parse_chunk
 from .notation import parser as _parser
 from .record import GameRecord
@@ -45,6 +46,12 @@ class GameReport:
     #: the line of the record each error points at (None where there is none): the CLI shows it
     #: with a caret; not part of the JSON form, whose errors carry line and column
     sources: list[str | None] = field(default_factory=list)
+    #: the game's match facts (None outside a match), for the checks across games, which
+    #: :func:`validate_paths` makes as the reports come out in order; not part of the JSON
+    match: GameSummary | None = None
+    #: the lines a check across games may point at (the score line, the first double), by
+    #: their number in the file: kept until :func:`validate_paths` has made those checks
+    lines: dict[int, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,16 +89,59 @@ def report_record(record: GameRecord, rules: Rules | None = None) -> GameReport:
         game = replay(record, rules)
         report.rules = game.rules.name
         report.computed_result = game.computed_result
-        errors = game.errors
+        errors = [*game.errors, *check_game(game)]
         if errors:
             report.status = "invalid"
-    lines = record.text.split("\n") if errors else []
+        report.match = summarise(record)
+    lines = record.text.split("\n") if errors or report.match else []
+    if report.match is not None:
+        first = record.span.line
+        spans = (report.match.score_span, report.match.first_double)
+        report.lines = {
+            span.line: lines[span.line - first]
+            for span in spans
+            if span is not None and 0 <= span.line - first < len(lines)
+        }
     for error in errors:
-        report.errors.append(describe_error(game, record, error))
-        report.details.append(error_detail(error))
-        number = (error.line or 0) - record.span.line
-        report.sources.append(lines[number] if 0 <= number < len(lines) else None)
+        add_error(report, game, record, error, lines)
     return report
+
+
+def add_error(
+    report: GameReport,
+    game: ReplayedGame | None,
+    record: GameRecord | None,
+    error: JacquetError,
+    lines: Sequence[str],
+) -> None:
+    """Add ``error`` to ``report``: its line, its JSON form and the line of the record it names."""
+    if record is not None:
+        report.errors.append(describe_error(game, record, error))
+        number = (error.line or 0) - record.span.line
+        source = lines[number] if 0 <= number < len(lines) else None
+    else:  # a check across games, made where only the report is left: its tags and lines
+        tags = {"White": report.white, "Black": report.black, "Date": report.date}
+        stub = GameRecord(tags=tags, file=report.file, index=report.index)
+        report.errors.append(describe_error(None, stub, error))
+        source = (report.lines or {}).get(error.line or 0)
+    report.details.append(error_detail(error))
+    report.sources.append(source)
+    report.status = "invalid" if report.status == "valid" else report.status
+
+
+def _match_checks(reports: Iterable[GameReport]) -> Iterator[GameReport]:
+    """The reports, each game of a match also checked against the game before it in its file
+    (docs/rules.md, "Matches"): in order, one game behind, whichever process replayed it."""
+    previous: GameSummary | None = None
+    for report in reports:
+        summary = report.match
+        if summary is not None:
+            same = previous is not None and previous.file == summary.file
+            for error in check_next(previous if same else None, summary):
+                add_error(report, None, None, error, ())
+        previous = summary
+        report.lines = None
+        yield report
 
 
 def file_report(file: str, error: JacquetError | OSError) -> GameReport:
@@ -157,7 +207,21 @@ def validate_paths(
     encoding: str = "utf-8",
     batch: int = 64,
 ) -> Iterator[GameReport]:
-    """Reports for every game of every file, in input order; ``jobs`` > 1 uses processes."""
+    """Reports for every game of every file, in input order; ``jobs`` > 1 uses processes.
+
+    The games of a match are also checked against one another (:func:`_match_checks`).
+    """
+    return _match_checks(_reports(paths, rules, jobs=jobs, encoding=encoding, batch=batch))
+
+
+def _reports(
+    paths: Sequence[str],
+    rules: Rules | None,
+    *,
+    jobs: int,
+    encoding: str,
+    batch: int,
+) -> Iterator[GameReport]:
 
     def items() -> Iterator[GameChunk | GameReport]:
         for entry in record_files(paths):

@@ -346,11 +346,14 @@ def test_a_version_1_archive_gets_the_column(tmp_path: Path) -> None:
     source = tmp_path / "v.jqt"
     source.write_text(OPENING, encoding="utf-8")
     import_paths(db, [str(source)])
-    with sqlite3.connect(db) as conn:  # back to version 1's layout
+    with sqlite3.connect(db) as conn:  # back to version 1's layout (version 4 added cube)
+        conn.execute("DROP VIEW player_matches")
+        conn.execute("DROP TABLE matches")
+        conn.execute("ALTER TABLE turns DROP COLUMN cube")
         conn.execute("ALTER TABLE turns DROP COLUMN opponent_steps")
         conn.execute("PRAGMA user_version = 1")
     open_archive(db).close()
-    assert one(db, "PRAGMA user_version") == SCHEMA_VERSION == 3
+    assert one(db, "PRAGMA user_version") == SCHEMA_VERSION == 4
     columns = [row[1] for row in rows(db, "PRAGMA table_info(turns)")]
     assert columns == list(TURN_COLUMNS)
     assert one(db, "SELECT count(*) FROM turns WHERE opponent_steps IS NULL") == 5

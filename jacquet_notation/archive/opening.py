@@ -13,7 +13,7 @@ import sqlite_utils
 
 from . import store
 from .rows import DerivedGame, derive, reread
-from .schema import SCHEMA_VERSION, create_game_list, create_schema
+from .schema import SCHEMA_VERSION, VIEWS, create_game_list, create_matches, create_schema
 from .store import ArchiveError, Store
 
 #: the first bytes of every SQLite file
@@ -120,6 +120,8 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_1_to_2(db)
             if version < 3:
                 _migrate_2_to_3(db)
+            if version < 4:
+                _migrate_3_to_4(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -137,6 +139,34 @@ def _migrate_2_to_3(db: sqlite_utils.Database) -> None:
     """Version 3 adds the games list's narrow copy of ``games`` (the browser's games list)."""
     if "game_list" not in db.table_names():
         create_game_list(db)
+
+
+def _migrate_3_to_4(db: sqlite_utils.Database) -> None:
+    """Version 4 keeps matches: ``turns.cube`` (a cube action as the .jqt writes it) and the
+    ``matches`` table, with the ``player_matches`` view.
+
+    The cube column is filled from the turns as written (a .mat file's ``Doubles => 2``,
+    ``Takes``, ``Drops``, ``Beavers``, a .jqt's ``double 2``, ...) and the matches derived from
+    the games' tags; the games' own cube and points checks need ``jacquet rebuild``.
+    """
+    if "cube" not in db.table("turns").columns_dict:
+        db.execute("ALTER TABLE turns ADD COLUMN cube TEXT")
+    db.execute(
+        """UPDATE turns SET cube = CASE
+             WHEN lower(written) LIKE 'double%' THEN 'double ' || trim(substr(written,
+               instr(written, ' ') + 1), ' =>')
+             WHEN lower(written) LIKE 'beaver%' AND instr(written, ' ') > 0 THEN 'beaver ' ||
+               trim(substr(written, instr(written, ' ') + 1), ' =>')
+             WHEN lower(written) LIKE 'beaver%' THEN 'beaver'
+             WHEN lower(written) LIKE 'take%' THEN 'take'
+             WHEN lower(written) LIKE 'drop%' THEN 'drop'
+           END
+           WHERE dice IS NULL"""
+    )
+    create_matches(db)
+    db.execute("DROP VIEW IF EXISTS player_matches")
+    db.create_view("player_matches", VIEWS["player_matches"].strip())
+    store.refresh_matches(db.conn)
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
@@ -177,6 +207,7 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
     if pending:
         target.write_sightings(pending)
     store.recount_imports(db)
+    store.refresh_matches(db.conn)
     conn.execute("DROP TABLE _v0_games")
     if has_imports:
         conn.execute("DROP TABLE _v0_imports")

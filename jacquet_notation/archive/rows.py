@@ -18,9 +18,10 @@ from typing import Any
 
 from ..bits import off_count
 from ..errors import JacquetError
+from ..match import check_game
 from ..notation import GameChunk, parse_chunk, parse_game, read_games, write_game
 from ..position import Position, key_from_bits, other_point, side_key_bits
-from ..record import MOVE_TEXTS, GameRecord
+from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
 from ..replay import ReplayedGame, replay
 from ..reporting import describe_error, headline, suggestions
 from ..rules import Rules
@@ -178,9 +179,18 @@ def _start_row(position: Position) -> PositionRow:
 
 
 def derive(record: GameRecord, rules: Rules | None, import_id: int | None) -> DerivedGame:
-    """Replay ``record`` (under ``rules`` when given, as ``validate --rules`` does) and turn it
-    into rows."""
-    return derive_replayed(record, replay(record, rules), import_id)
+    """Replay ``record`` (under ``rules`` when given, as ``validate --rules`` does), check its
+    cube and points (``match.check_game``: the checks across games are the matches table's),
+    and turn it into rows."""
+    game = replay(record, rules)
+    game.errors.extend(check_game(game))
+    return derive_replayed(record, game, import_id)
+
+
+def _cube_text(written: WrittenPlay) -> str:
+    """A cube action as the .jqt writes it: ``double 2``, ``take``, ``drop``, ``beaver 4``."""
+    action = written.action or ""
+    return f"{action} {written.cube}" if written.cube is not None else action
 
 
 def derive_batch(
@@ -331,6 +341,7 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
                 note,
                 describe_error(game, record, ply.error) if ply.error else None,
                 shared,
+                _cube_text(written) if written.is_cube_action else None,
             )
         )
     if not game.plies and not record.errors:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite_utils
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -85,10 +85,13 @@ TURN_COLUMNS: tuple[str, ...] = (
     # version 2: the opponent's share of the dice (every die is used), last so that a migrated
     # archive's turns have the columns of a new one, in the same order
     "opponent_steps",
+    # version 4: a cube action (``double 2``, ``take``, ``drop``, ``beaver 4``), as the .jqt
+    # writes it; None for a roll
+    "cube",
 )
 _TURN_INTS = {"ply", "turn", "pips"}
 
-_VIEWS = {
+VIEWS = {
     "player_records": """
 SELECT p.id AS player_id, p.name AS name,
   count(g.id) AS games,
@@ -123,6 +126,17 @@ SELECT t.dice AS dice, t.steps AS first_play, count(*) AS games,
 FROM turns t JOIN games g ON g.id = t.game_id
 WHERE t.ply = 1 AND g.status = 'valid'
 GROUP BY t.dice, t.steps""",
+    "player_matches": """
+SELECT p.id AS player_id, p.name AS name,
+  count(m.id) AS matches,
+  sum(CASE WHEN m.winner = s.side THEN 1 ELSE 0 END) AS won,
+  sum(CASE WHEN m.winner IS NOT NULL AND m.winner != s.side THEN 1 ELSE 0 END) AS lost,
+  sum(CASE WHEN m.winner IS NULL THEN 1 ELSE 0 END) AS unfinished
+FROM players p
+JOIN (SELECT id, white_id AS player_id, 'white' AS side FROM matches
+      UNION ALL SELECT id, black_id, 'black' FROM matches) s ON s.player_id = p.id
+JOIN matches m ON m.id = s.id
+GROUP BY p.id""",
     "invalid_games": """
 SELECT id, white, black, date, file, error, status
 FROM games WHERE status != 'valid'""",
@@ -199,6 +213,45 @@ def create_game_list(db: sqlite_utils.Database) -> None:
         "DELETE FROM game_list WHERE id = old.id; END"
     )
     db.execute(f"INSERT INTO game_list ({columns}) SELECT {columns} FROM games ORDER BY rowid")
+
+
+#: the columns of ``matches`` (version 4): one row per match of an imported file
+MATCH_COLUMNS: dict[str, type] = {
+    "id": int,
+    "import_id": int,
+    "file": str,
+    "match_id": str,
+    "site": str,
+    "white_id": int,
+    "black_id": int,
+    "white": str,
+    "black": str,
+    "length": int,
+    "crawford": int,
+    "games": str,
+    "game_count": int,
+    "score_white": int,
+    "score_black": int,
+    "winner": str,
+    "status": str,
+    "errors": str,
+}
+
+
+def create_matches(db: sqlite_utils.Database) -> None:
+    """The ``matches`` table and its indexes (a new archive's, and version 4's migration)."""
+    db.table("matches").create(
+        MATCH_COLUMNS,
+        pk="id",
+        foreign_keys=[
+            ("import_id", "imports", "id"),
+            ("white_id", "players", "id"),
+            ("black_id", "players", "id"),
+        ],
+        if_not_exists=True,
+    )
+    for column in ("import_id", "white_id", "black_id"):
+        db.table("matches").create_index([column], if_not_exists=True)
 
 
 def create_schema(db: sqlite_utils.Database) -> None:
@@ -279,13 +332,14 @@ def create_schema(db: sqlite_utils.Database) -> None:
         foreign_keys=[("game_id", "games", "id"), ("other_id", "games", "id")],
     )
     db.table("duplicates").create_index(["other_id"])
+    create_matches(db)
     db.table("imports").create_index(["sha256"])
     db.table("games").enable_fts(
         ["white", "black", "event", "site", "source", "comments"], create_triggers=True
     )
     for table in ("players", "events", "sources"):
         db.table(table).enable_fts(["name"], create_triggers=True)
-    for name, sql in _VIEWS.items():
+    for name, sql in VIEWS.items():
         db.create_view(name, sql.strip())
     create_game_list(db)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -241,6 +241,7 @@ class _Session:
             if self.deferred:
                 store.build_key_indexes(self.conn)
             store.finish_import(self.conn, self.import_id, games, total, self.added, problem)
+            store.refresh_matches(self.conn, self.import_id)
             self.conn.execute("COMMIT")
             return Finished(self.added, self.counts, self.messages)
         except Exception as error:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..position import Position
+from ..position import Position, Side
 from ..svg import board_svg
 
 #: cell diagrams: small enough for a table row
@@ -19,10 +19,17 @@ _DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
 
 @lru_cache(maxsize=16384)
-def diagram(key: str, width: int = CELL_WIDTH, before: str | None = None) -> str | None:
+def diagram(
+    key: str,
+    width: int = CELL_WIDTH,
+    before: str | None = None,
+    cube: int | None = None,
+    owner: Side | None = None,
+) -> str | None:
     """The SVG diagram of a position key, or None if ``key`` is not one. With ``before``, the
     key of the position the last play was made from, the points it moved men from and to are
-    outlined (:func:`moved_points`).
+    outlined (:func:`moved_points`). ``cube`` (a power of two) draws the doubling cube, centred
+    or on its ``owner``'s side; a cube value that is none draws no cube.
 
     Cached: a key always draws the same board, and table pages repeat the same positions.
     """
@@ -33,7 +40,11 @@ def diagram(key: str, width: int = CELL_WIDTH, before: str | None = None) -> str
     except (ValueError, IndexError):
         return None
     marks = moved_points(before, position) if before else None
-    return board_svg(position, width=width, title=key, marks=marks)
+    if cube is not None and (cube < 1 or cube & (cube - 1) or cube > 1 << 30):
+        cube = owner = None
+    if cube is None:
+        owner = None
+    return board_svg(position, width=width, title=key, marks=marks, cube=cube, cube_owner=owner)
 
 
 def moved_points(before_key: str, after: Position) -> dict[int, str]:

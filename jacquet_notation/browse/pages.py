@@ -20,6 +20,7 @@ from datasette.utils.asgi import BadRequest, NotFound, Response
 from markupsafe import Markup
 
 from ..board_terms import Side, side_name
+from ..match import cube_after_each
 from ..position import SIDES, Position
 from .drawing import BOARD_WIDTH, diagram, dice_text
 from .urls import (
@@ -60,7 +61,11 @@ async def board_view(request: Any) -> Response:
     except ValueError:
         width = BOARD_WIDTH
     before = request.args.get("before") or None
-    svg = diagram(key, max(60, min(width, 1600)), before)
+    cube_text = request.args.get("cube", "")
+    cube = int(cube_text) if cube_text.isdigit() and len(cube_text) < 11 else None
+    owner_text = request.args.get("owner")
+    owner: Side | None = owner_text if owner_text in ("white", "black") else None
+    svg = diagram(key, max(60, min(width, 1600)), before, cube, owner)
     if svg is None:
         raise NotFound(f"not a position key: {key}")
     return Response(
@@ -154,10 +159,12 @@ async def game_view(datasette: Any, request: Any) -> Response:
     turns = await _rows(
         db,
         "select ply, turn, side, dice, written, steps, pips, key_before, key_after, "
-        "annotation, nags, comment, error, opponent_steps from turns where game_id = ? "
+        "annotation, nags, comment, error, opponent_steps, cube from turns where game_id = ? "
         "order by ply",
         [game_id],
     )
+    # A backgammon game shows its cube at every ply (match.py says what each action does to it)
+    cubes = _cubes(game, turns)
     # The board's states: 0 is the start, n the position after the n-th ply. After an illegal
     # ply the line stops, so its state shows the position it was written against.
     # A play that was not replayed (after an illegal one) has no keys: the board stays put, and
@@ -198,8 +205,16 @@ async def game_view(datasette: Any, request: Any) -> Response:
     for index, item in enumerate(states):
         item["url"] = game_url(datasette, name, game_id, index)
         item["board"] = board_url(datasette, item["key"])
+        query = []
         if item["before"]:
-            item["board"] += f"?before={quote(item['before'], safe='')}"
+            query.append(f"before={quote(item['before'], safe='')}")
+        item["cube"], item["owner"] = cubes[index] if cubes else (None, None)
+        if item["cube"] is not None:
+            query.append(f"cube={item['cube']}")
+            if item["owner"]:
+                query.append(f"owner={item['owner']}")
+        if query:
+            item["board"] += "?" + "&".join(query)
         item["position_url"] = position_url(datasette, name, item["key"])
 
     # The score sheet: a row per turn, White's and Black's plays (a list, in case a record
@@ -226,7 +241,10 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "states": states,
         "current": current,
         "state": state,
-        "board_svg": Markup(diagram(state["key"], BOARD_WIDTH, state["before"]) or ""),
+        "board_svg": Markup(
+            diagram(state["key"], BOARD_WIDTH, state["before"], state["cube"], state["owner"]) or ""
+        ),
+        "match_url": await _match_url(datasette, db, name, game_id),
         "event_url": event_url(datasette, name, game["event_id"])
         if game.get("event_id") is not None
         else None,
@@ -246,6 +264,33 @@ async def game_view(datasette: Any, request: Any) -> Response:
     return Response.html(
         await datasette.render_template("jacquet/game.html", context, request=request)
     )
+
+
+def _cubes(
+    game: dict[str, Any], turns: list[dict[str, Any]]
+) -> list[tuple[int, Side | None]] | None:
+    """The cube at the start and after each ply of a backgammon game; None for other games."""
+    if game.get("rules") != "backgammon":
+        return None
+    plies = []
+    for ply in turns:
+        action, _, value = (ply.get("cube") or "").partition(" ")
+        plies.append((ply["side"], action or None, int(value) if value.isdigit() else None))
+    return [(1, None), *cube_after_each(plies)]
+
+
+async def _match_url(datasette: Any, db: Any, name: str, game_id: str) -> str | None:
+    """The ``matches`` row of the match a game belongs to, if the archive has one."""
+    try:
+        found = await _rows(
+            db,
+            "select matches.id from matches, json_each(matches.games) "
+            "where json_each.value = ? limit 1",
+            [game_id],
+        )
+    except sqlite3.Error:  # an archive from before version 4 has no matches table
+        return None
+    return f"{datasette.urls.table(name, 'matches')}/{found[0]['id']}" if found else None
 
 
 def _start_key(game: dict[str, Any]) -> str:
@@ -583,6 +628,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
         game["event_url"] = (
             event_url(datasette, name, game["event_id"]) if game["event_id"] is not None else None
         )
+    matches = await _player_matches(datasette, db, name, player_id)
     here = player_url(datasette, name, player_id)
     context = {
         "metadata": _footer(datasette, name),
@@ -591,6 +637,11 @@ async def player_view(datasette: Any, request: Any) -> Response:
         "record": record,
         "sides": sides,
         "opponents": opponents,
+        "matches": matches,
+        "match_record": {
+            outcome: sum(m["outcome"] == outcome for m in matches)
+            for outcome in ("won", "lost", "unfinished")
+        },
         "games": games,
         "page": page,
         "more_url": f"{here}?page={page + 1}" if more else None,
@@ -600,3 +651,40 @@ async def player_view(datasette: Any, request: Any) -> Response:
     return Response.html(
         await datasette.render_template("jacquet/player.html", context, request=request)
     )
+
+
+async def _player_matches(
+    datasette: Any, db: Any, name: str, player_id: int
+) -> list[dict[str, Any]]:
+    """A player's matches (the archive's ``matches`` rows), each won, lost or unfinished, with
+    the final score the player's first; none in an archive from before version 4."""
+    try:
+        matches = await _rows(
+            db,
+            "select * from (select id, white, black, white_id, black_id, length, score_white, "
+            "score_black, winner, status, game_count, site from matches where white_id = :id "
+            "union select id, white, black, white_id, black_id, length, score_white, "
+            "score_black, winner, status, game_count, site from matches where black_id = :id) "
+            "order by id limit 200",
+            {"id": player_id},
+        )
+    except sqlite3.Error:
+        return []
+    for match in matches:
+        mine: Side = "white" if match["white_id"] == player_id else "black"
+        match["opponent"] = match["black"] if mine == "white" else match["white"]
+        opponent_id = match["black_id"] if mine == "white" else match["white_id"]
+        match["opponent_url"] = (
+            player_url(datasette, name, opponent_id) if opponent_id is not None else None
+        )
+        match["outcome"] = (
+            "won" if match["winner"] == mine else "lost" if match["winner"] else "unfinished"
+        )
+        own, theirs = (
+            (match["score_white"], match["score_black"])
+            if mine == "white"
+            else (match["score_black"], match["score_white"])
+        )
+        match["score"] = f"{own}-{theirs}" if own is not None and theirs is not None else ""
+        match["url"] = f"{datasette.urls.table(name, 'matches')}/{match['id']}"
+    return matches

@@ -20,7 +20,7 @@ from ..bits import (
     unpack,
 )
 from ..board_terms import point_name, side_name
-from ..errors import IllegalPlayError
+from ..errors import AmbiguousPlayError, IllegalPlayError
 from ..position import Position, other
 from ..rules import Rules
 from .explain import outside_men, why_not_legal, why_stuck
@@ -161,7 +161,7 @@ def _by_net_change(
     ]
     if len(matches) > 1:
         options = " or ".join(notation_of(path) for _, path in matches)
-        raise IllegalPlayError(
+        raise AmbiguousPlayError(
             f"{notation_of([Step(a, b, a - b) for a, b in written])} is ambiguous: the men "
             f"may hit on the way or not; write {options}",
             move=0,
@@ -223,7 +223,7 @@ def _one_way(
     if not legal_ways:
         return state, path
     options = " or ".join(notation_of(p) for _, p in legal_ways)
-    raise IllegalPlayError(
+    raise AmbiguousPlayError(
         f"{point_name(start)}/{point_name(move[1])} is ambiguous: it hits on one way and not "
         f"the other; write {options}",
         move=0,

@@ -12,14 +12,15 @@
   var holder = section.querySelector(".jacquet-board-holder");
   var cache = {};
 
+  // cached by address, not by key: a cube action leaves the men as they were but turns the cube
   function fetchBoard(key, url) {
-    if (!cache[key]) {
-      cache[key] = fetch(url).then(function (response) {
+    if (!cache[url]) {
+      cache[url] = fetch(url).then(function (response) {
         if (!response.ok) { throw new Error("board " + response.status); }
         return response.text();
       });
     }
-    return cache[key];
+    return cache[url];
   }
 
   function setLink(selector, index) {

@@ -1,0 +1,335 @@
+"""A match checked: the cube within a game, a game's points, and the games of a match in order.
+
+Between the replay and the exporters: the replay moves the men (a cube action moves none), and
+this module holds what a match adds (docs/rules.md, "Matches"). :func:`check_game` needs one
+replayed game; :func:`check_sequence` needs the games of one file in order, but only a
+:class:`GameSummary` of each (plain data, so that ``validate --jobs`` workers can send it back
+and the checks run in the parent, one game behind, as the reports stream out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+
+from .board_terms import side_name
+from .engine import score
+from .errors import MatchError
+from .position import Side, other
+from .record import GameRecord, Span
+from .replay import ReplayedGame, parse_result
+
+#: the Crawford tag's values that turn the rule on (gnubg and the servers write ``On``)
+_ON = {"on", "yes", "true", "1"}
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """What the match checks need of one game: plain data (docs/rules.md, "Matches")."""
+
+    file: str | None
+    index: int
+    length: int | None
+    score: tuple[int, int] | None
+    score_span: Span | None
+    #: the points the game's result gives White and Black (None: no result written)
+    points: tuple[int, int] | None
+    crawford: bool
+    #: where the game's first double stands, if it has one
+    first_double: Span | None
+    #: the game's span in its file (its first line: where its text begins)
+    span: Span | None
+
+
+@dataclass(slots=True)
+class _Cube:
+    """The cube as a game goes: its value, its owner (None: centred), a double awaiting answer."""
+
+    value: int = 1
+    owner: Side | None = None
+    offered: tuple[Side, int] | None = None
+    #: the offer awaiting an answer is a beaver's redouble (its taker does not own the cube)
+    beaver: bool = False
+    dropped_by: Side | None = None
+
+
+def _error(record: GameRecord, kind: str, message: str, span: Span | None) -> MatchError:
+    return MatchError(
+        kind,
+        message,
+        file=record.file,
+        game=record.index,
+        line=span.line if span and span.line else None,
+        column=span.column if span and span.line else None,
+    )
+
+
+def check_game(game: ReplayedGame) -> list[MatchError]:
+    """The cube's actions of one game and its written points, under ``backgammon`` scoring.
+
+    Only the centred cube or its owner may double, each double states twice the cube, a take
+    gives the cube to the taker, a beaver takes and redoubles keeping it, a drop ends the game
+    (the doubler scores the cube before the double); a game played out scores 1, 2 or 3 times
+    the cube, a resignation what it states up to what the position allows. An empty list for
+    other rulesets, and for a game whose line stopped on an illegal play (its end is unknown).
+    """
+    if game.rules.scoring != "backgammon" or not game.complete:
+        return []
+    record = game.record
+    cube = _Cube()
+    errors: list[MatchError] = []
+    for ply in game.plies:
+        written = ply.written
+        side = written.side
+        if cube.dropped_by is not None:
+            errors.append(
+                _error(
+                    record,
+                    "cube",
+                    f"{side_name(side)} plays after {side_name(cube.dropped_by)} dropped the "
+                    "double, which ended the game",
+                    written.span,
+                )
+            )
+            break
+        action = written.action
+        if action is None or action == "unknown":
+            # (a roll while a double awaits its answer cannot be written: the answer has the
+            # next slot, and the replay refuses the other side's roll there as "wrong-side")
+            continue
+        problem = _cube_action(cube, side, action, written.cube)
+        if problem is not None:
+            errors.append(_error(record, "cube", problem, written.span))
+            break
+    if errors:
+        return errors
+    return _check_points(game, cube)
+
+
+def _cube_action(cube: _Cube, side: Side, action: str, stated: int | None) -> str | None:
+    """Apply one cube action to ``cube``; the reason it breaks the rules, if it does."""
+    name = side_name(side)
+    if action == "double":
+        if cube.offered is not None:
+            return f"{name} doubles while a double awaits an answer"
+        if cube.owner is not None and cube.owner != side:
+            return (
+                f"{name} doubles, but the cube ({cube.value}) is {side_name(cube.owner)}'s: "
+                "only the centred cube or its owner's may be turned"
+            )
+        if stated is not None and stated != 2 * cube.value:
+            return (
+                f"{name} doubles to {stated}, but the cube is at {cube.value}: "
+                f"write {2 * cube.value}"
+            )
+        cube.offered = (side, 2 * cube.value)
+        return None
+    if cube.offered is None:
+        return f"{name} {_VERB[action]}, but no double was offered"
+    doubler, value = cube.offered
+    if doubler == side:
+        return f"{name} {_VERB[action]} its own double"
+    cube.offered = None
+
+    if action == "take":
+        cube.value = value
+        cube.owner = doubler if cube.beaver else side
+        cube.beaver = False
+    elif action == "beaver":
+        # a take and a redouble at once: the doubler answers the redouble (Takes), and the
+        # beaverer keeps the cube
+        if stated is not None and stated != 2 * value:
+            return f"{name} beavers to {stated}, but the double was to {value}: write {2 * value}"
+        cube.value, cube.owner = value, side
+        cube.offered, cube.beaver = (side, 2 * value), True
+    else:  # drop
+        cube.dropped_by = side
+    return None
+
+
+_VERB = {"take": "takes", "drop": "drops", "beaver": "beavers"}
+
+
+def cube_after_each(
+    plies: Iterable[tuple[Side, str | None, int | None]],
+) -> list[tuple[int, Side | None]]:
+    """The cube's value and owner (None: centred) after each ply, from each ply's side, cube
+    action (``double``, ``take``, ``drop``, ``beaver``, or None for a roll) and stated value:
+    what a board shows while stepping through a game. A double shows the cube unturned until
+    it is taken; after an action that breaks the rules the cube stays as it was.
+    """
+    cube = _Cube()
+    states: list[tuple[int, Side | None]] = []
+    for side, action, stated in plies:
+        if action in ("double", "take", "drop", "beaver"):
+            before = (cube.value, cube.owner, cube.offered, cube.beaver, cube.dropped_by)
+            if _cube_action(cube, side, action, stated) is not None:
+                cube.value, cube.owner, cube.offered, cube.beaver, cube.dropped_by = before
+        states.append((cube.value, cube.owner))
+    return states
+
+
+def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
+    """The written result against the points the game gave: a drop's, a played-out game's or a
+    resignation's (``Wins N points`` on a game not over)."""
+    record = game.record
+    written = parse_result(record.result)
+    if written is None:
+        return []
+    end = record.span
+    span = Span(end.end_line, 1, end.end_line, end.end_column) if end.line else None
+    winner: Side = "white" if written[0] > 0 else "black"
+    points = max(written)
+    # What real servers write (docs/rules.md, "Matches"): at most the game's value (a drop's
+    # cube, a played-out game's 1, 2 or 3 times the cube, a resignation's up to what the position
+    # allows), or, when the game wins the match, anything from what the winner needed up.
+    header = record.match_header()
+    needed = None
+    if header is not None and header.length and header.score is not None:
+        needed = header.length - header.score[0 if winner == "white" else 1]
+    if cube.dropped_by is not None:
+        right, value = other(cube.dropped_by), cube.value
+        why = f"{side_name(cube.dropped_by)} dropped a double of the cube at {cube.value}"
+    elif game.winner is not None:
+        right, value = game.winner, game.points * cube.value
+        why = (
+            f"{side_name(game.winner)} bore off every man: {game.points} x the cube ({cube.value})"
+        )
+    elif cube.offered is not None:
+        return []  # a double left unanswered by a resignation: the loser gave up the game
+    else:
+        right, value = winner, score(game.final, winner, game.rules) * cube.value
+        why = (
+            f"{side_name(other(winner))} resigned with the cube at {cube.value}: at most "
+            f"{score(game.final, winner, game.rules)} x the cube in this position"
+        )
+    wins_match = needed is not None and needed > 0 and points >= needed
+    if right != winner or points < 1 or (points > value and not wins_match):
+        return [
+            _error(
+                record,
+                "points",
+                f"{why}: {side_name(right)} wins {value} points, not {side_name(winner)} "
+                f"{points} ({record.result})",
+                span,
+            )
+        ]
+    return []
+
+
+def summarise(record: GameRecord) -> GameSummary | None:
+    """The match facts of one record; None for a game that is not part of a match."""
+    return summary_of(
+        record.file,
+        record.index,
+        record.tags,
+        record.result,
+        score_span=record.tag_spans.get("Score") if record.tag_spans else None,
+        first_double=next((p.span for p in record.plays if p.action == "double"), None),
+        span=record.span if record.span.line else None,
+    )
+
+
+def summary_of(
+    file: str | None,
+    index: int,
+    tags: Mapping[str, str],
+    result: str | None,
+    *,
+    score_span: Span | None = None,
+    first_double: Span | None = None,
+    span: Span | None = None,
+) -> GameSummary | None:
+    """A game's match facts from its tags and result (a record's, or the archive's row's, which
+    knows no spans); None without a ``Match`` tag (or one of 0: an unlimited session)."""
+    length = tags.get("Match", "")
+    if not length.isdigit() or int(length) == 0:
+        return None
+    white, _, black = tags.get("Score", "").partition("-")
+    return GameSummary(
+        file=file,
+        index=index,
+        length=int(length),
+        score=(int(white), int(black)) if white.isdigit() and black.isdigit() else None,
+        score_span=score_span,
+        points=parse_result(result),
+        crawford=tags.get("Crawford", "").strip().lower() in _ON,
+        first_double=first_double,
+        span=span,
+    )
+
+
+def _reached(summary: GameSummary) -> tuple[int, int] | None:
+    """The score after the game (None if either its score or its result is unknown)."""
+    if summary.score is None or summary.points is None:
+        return None
+    return summary.score[0] + summary.points[0], summary.score[1] + summary.points[1]
+
+
+def _error_at(summary: GameSummary, kind: str, message: str, span: Span | None) -> MatchError:
+    return MatchError(
+        kind,
+        message,
+        file=summary.file,
+        game=summary.index,
+        line=span.line if span else None,
+        column=span.column if span else None,
+    )
+
+
+def check_next(previous: GameSummary | None, game: GameSummary) -> list[MatchError]:
+    """The checks of one game against the game before it in the same file (None: the first).
+
+    The score before a game is the score before the previous one plus its points; no game
+    follows one that reached the match's length; the Crawford game (the first game after a
+    player reaches N - 1, N >= 2, when the match's Crawford tag is on) has no double.
+    """
+    errors: list[MatchError] = []
+    length = game.length or 0
+    if previous is not None:
+        after = _reached(previous)
+        if after is not None and previous.length and max(after) >= previous.length:
+            return [
+                _error_at(
+                    game,
+                    "match-over",
+                    f"a game after the end of the match: the score reached {after[0]}-{after[1]} "
+                    f"in a {previous.length} point match",
+                    game.score_span,
+                )
+            ]
+        if after is not None and game.score is not None and game.score != after:
+            errors.append(
+                _error_at(
+                    game,
+                    "score",
+                    f"the score before game {game.index} is {game.score[0]}-{game.score[1]}, "
+                    f"but the previous game left it at {after[0]}-{after[1]}",
+                    game.score_span,
+                )
+            )
+    if game.crawford and length >= 2 and game.score is not None and game.first_double:
+        leader = length - 1 in game.score
+        before = previous.score if previous is not None else None
+        first = before is None or length - 1 not in before
+        if leader and first:
+            errors.append(
+                _error_at(
+                    game,
+                    "crawford",
+                    f"a double in the Crawford game (the score is {game.score[0]}-"
+                    f"{game.score[1]} in a {length} point match): no one doubles in the first "
+                    "game after a player reaches one point short of the match",
+                    game.first_double,
+                )
+            )
+    return errors
+
+
+def check_sequence(games: Iterable[GameSummary]) -> Iterator[tuple[GameSummary, list[MatchError]]]:
+    """Each game with the match errors found against the one before it in the same file."""
+    previous: GameSummary | None = None
+    for game in games:
+        same = previous is not None and previous.file == game.file and previous.index < game.index
+        yield game, check_next(previous if same else None, game)
+        previous = game

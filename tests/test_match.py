@@ -1,0 +1,285 @@
+"""Matches checked (match.py): the cube, a game's points, the scores, the Crawford game, the end;
+combined moves settled by their hit marks; the real match files validated (gnubg optional)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jacquet_notation.notation import read_games
+from jacquet_notation.replay import replay
+from jacquet_notation.validation import GameReport, validate_paths
+
+# the shared real match files beside the checkout (../shared/data/backgammon-mat)
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "backgammon-mat"
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/data/backgammon-mat")
+HAS_GNUBG = importlib.util.find_spec("gnubg") is not None
+
+HEADER = """; [Site "Test"]
+; [Player 1 "anna"]
+; [Player 2 "bert"]
+; [Crawford "On"]
+
+3 point match
+"""
+
+
+def _validate(tmp_path: Path, body: str) -> list[GameReport]:
+    path = tmp_path / "m.mat"
+    path.write_text(HEADER + body)
+    return list(validate_paths([str(path)]))
+
+
+def _kinds(reports: list[GameReport]) -> list[list[tuple[str, int | None, int | None]]]:
+    return [[(d["kind"], d["line"], d["column"]) for d in r.details] for r in reports]
+
+
+# A 3 point match in three games: bert wins 1 (a dropped double), anna 2 (a gammon... by
+# resignation with the cube at 2), then the Crawford game is bert's... Each test breaks one rule.
+GAME_1 = """
+ Game 1
+ anna : 0                        bert : 0
+  1) 31: 8/5 6/5                  Doubles => 2
+  2)  Drops                       Wins 1 point
+"""
+GAME_2 = """
+ Game 2
+ anna : 0                        bert : 1
+  1) 42: 8/4 6/4                  Doubles => 2
+  2)  Takes                      63: 24/18 13/10
+  3) 61: 13/7 8/7
+      Wins 2 point
+"""
+GAME_3 = """
+ Game 3
+ anna : 2                        bert : 1
+  1) 53: 8/3 6/3                 62: 24/18 13/11
+      Wins 1 point and the match
+"""
+
+
+def test_a_well_kept_match_is_valid(tmp_path: Path) -> None:
+    reports = _validate(tmp_path, GAME_1 + GAME_2 + GAME_3)
+    assert [r.status for r in reports] == ["valid"] * 3, [r.errors for r in reports]
+
+
+def test_only_the_centred_cube_or_its_owner_may_double(tmp_path: Path) -> None:
+    body = """
+ Game 1
+ anna : 0                        bert : 0
+  1) 42: 8/4 6/4                  Doubles => 2
+  2)  Takes                      63: 24/18 13/10
+  3) 61: 13/7 8/7                 Doubles => 4
+"""
+    # White took Black's double and owns the cube: Black may not turn it again
+    [report] = _validate(tmp_path, body)
+    assert _kinds([report]) == [[("cube", 12, 35)]]
+    assert "the cube (2) is White's" in report.errors[0]
+
+
+def test_a_double_states_twice_the_cube(tmp_path: Path) -> None:
+    body = """
+ Game 1
+ anna : 0                        bert : 0
+  1) 42: 8/4 6/4                  Doubles => 4
+"""
+    [report] = _validate(tmp_path, body)
+    assert _kinds([report]) == [[("cube", 10, 35)]]
+    assert "write 2" in report.errors[0]
+
+
+def test_a_take_gives_the_cube_to_the_taker_who_may_redouble(tmp_path: Path) -> None:
+    body = """
+ Game 1
+ anna : 0                        bert : 0
+  1) 42: 8/4 6/4                  Doubles => 2
+  2)  Takes                      63: 24/18 13/10
+  3)  Doubles => 4                Takes
+  4) 61: 24/18 24/23              52: 13/8 13/11
+      Wins 3 point and the match
+"""
+    # White took at 2 and owns the cube: White redoubles to 4, Black takes; the game is not
+    # over, so White's 3 is a resignation (and wins the match from 0 in a 3 point match)
+    [report] = _validate(tmp_path, body)
+    assert report.status == "valid", report.errors
+
+
+def test_a_drop_ends_the_game_scoring_the_cube_before_the_double(tmp_path: Path) -> None:
+    body = """
+ Game 1
+ anna : 0                        bert : 0
+  1) 42: 8/4 6/4                  Doubles => 2
+  2)  Drops                       Wins 2 point
+"""
+    [report] = _validate(tmp_path, body)
+    assert _kinds([report]) == [[("points", 11, 1)]]
+    assert "Black wins 1 points, not Black 2" in report.errors[0]
+
+
+def test_a_beaver_redoubles_and_keeps_the_cube(tmp_path: Path) -> None:
+    body = """
+ Game 1
+ anna : 0                        bert : 0
+  1) 42: 8/4 6/4                  Doubles => 2
+  2)  Beavers => 4                Takes
+  3)  Doubles => 8
+"""
+    # White beavered (took at 2, redoubled to 4), Black took: White owns the cube at 4
+    [report] = _validate(tmp_path, body)
+    assert report.status == "valid", report.errors
+    # the beaver states twice the double; the doubler cannot turn the beaverer's cube
+    [report] = _validate(tmp_path, body.replace("Beavers => 4", "Beavers => 8"))
+    assert _kinds([report]) == [[("cube", 11, 7)]]
+    assert "write 4" in report.errors[0]
+
+
+def test_each_games_score_is_the_previous_plus_its_points(tmp_path: Path) -> None:
+    wrong = GAME_2.replace("bert : 1", "bert : 2")
+    reports = _validate(tmp_path, GAME_1 + wrong)
+    assert _kinds(reports)[0] == [] and _kinds(reports)[1][0] == ("score", 14, 1)
+    assert "previous game left it at 0-1" in reports[1].errors[0]
+
+
+def test_no_double_in_the_crawford_game(tmp_path: Path) -> None:
+    crawford = """
+ Game 3
+ anna : 2                        bert : 1
+  1) 53: 8/3 6/3                  Doubles => 2
+  2)  Drops                       Wins 1 point
+"""
+    after = """
+ Game 4
+ anna : 2                        bert : 2
+  1) 53: 8/3 6/3                  Doubles => 2
+  2)  Drops                       Wins 1 point and the match
+"""
+    reports = _validate(tmp_path, GAME_1 + GAME_2 + crawford + after)
+    # the Crawford game (anna reached 2 of 3) has no double; the game after it may
+    assert _kinds(reports)[2] == [("crawford", 22, 35)]
+    assert reports[3].status == "valid", reports[3].errors
+    # without the Crawford tag, the same double is allowed
+    path = tmp_path / "m.mat"
+    path.write_text(HEADER.replace("On", "Off") + GAME_1 + GAME_2 + crawford + after)
+    assert [r.status for r in validate_paths([str(path)])] == ["valid"] * 4
+
+
+def test_nothing_after_the_end_of_the_match(tmp_path: Path) -> None:
+    extra = (
+        GAME_3.replace("Game 3", "Game 4")
+        .replace("bert : 1", "bert : 1 ")
+        .replace("anna : 2", "anna : 3")
+    )
+    reports = _validate(tmp_path, GAME_1 + GAME_2 + GAME_3 + extra)
+    assert [r.status for r in reports[:3]] == ["valid"] * 3
+    assert [k for k, _, _ in _kinds(reports)[3]] == ["match-over"]
+
+
+def test_a_resignation_scores_no_more_than_the_position_allows(tmp_path: Path) -> None:
+    body = """
+ Game 1
+ anna : 0                        bert : 0
+  1) 31: 8/5 6/5                 62: 24/18 13/11
+      Wins 3 point and the match
+"""
+    # Black has borne off none, with men in White's home board: a backgammon, 3, at most
+    assert _validate(tmp_path, body)[0].status == "valid"
+    five = HEADER.replace("3 point match", "5 point match")
+    path = tmp_path / "five.mat"
+    path.write_text(five + body.replace("Wins 3 point and the match", "Wins 4 point"))
+    [report] = validate_paths([str(path)])
+    assert _kinds([report]) == [[("points", 11, 1)]]
+    assert "at most 3 x the cube" in report.errors[0]
+    # 5 is what White needed: a resignation that wins the match is written as the servers do
+    path.write_text(five + body.replace("Wins 3 point", "Wins 5 point"))
+    assert [r.status for r in validate_paths([str(path)])] == ["valid"]
+
+
+# -- combined moves and their hit marks (Backgammon Studio marks every hit) -----------------------
+
+
+def _ply(file: Path, game: int, line: int, text: str) -> object:
+    record = list(read_games(file))[game - 1]
+    replayed = replay(record)
+    assert replayed.is_valid, replayed.errors
+    for ply in replayed.plies:
+        if ply.written.span.line == line and ply.written.text == text:
+            return ply
+    raise AssertionError(f"no ply {text!r} on line {line}")
+
+
+@needs_shared
+def test_a_combined_move_without_a_mark_is_the_way_that_does_not_hit() -> None:
+    file = SHARED / "Llabba" / "mitnick - Llabba 9pt Backgammon Studio 2023_09_18 20_03_49.txt"
+    ply = _ply(file, 2, 48, "41: 6/1")  # "41: 6/1", where 6/2* 2/1 would hit
+    assert ply.play is not None  # type: ignore[attr-defined]
+    assert ply.play.notation() == "6/5 5/1"  # type: ignore[attr-defined]
+
+
+@needs_shared
+def test_a_combined_move_marked_at_its_end_hits_only_there() -> None:
+    file = SHARED / "Llabba" / "Llabba - accr66 13pt Backgammon Studio 2023_01_25 20_19_48.txt"
+    ply = _ply(file, 12, 275, "31: bar/21*")  # "31: bar/21*": bar/22 22/21*, not bar/24* 24/21*
+    assert ply.play.notation() == "bar/22 22/21*"  # type: ignore[attr-defined]
+
+
+# -- the real files, and gnubg's two refusals ----------------------------------------------------
+
+
+@needs_shared
+def test_gnubgs_two_refused_plays_are_legal_entries_and_hits() -> None:
+    # match2516058 game 3, line 77: Black (yueda) has 2 men on the bar; White's men are on
+    # Black's 22, 23 and 24 only, so 6-4 enters on 19 and 21, both open
+    ply = _ply(SHARED / "lasse" / "match2516058.txt", 3, 77, "64: 25/21 25/19")
+    before = ply.before  # type: ignore[attr-defined]
+    assert before.bar("black") == 2 and before.turn == "black"
+    assert set(before.men("white")) == {1, 2, 3}
+    assert ply.play.notation() == "bar/21 bar/19"  # type: ignore[attr-defined]
+    # match5905414 game 4, line 103: Black's 20/16 hits White's blot on Black's 16 (White's 9)
+    ply = _ply(SHARED / "lasse" / "match5905414.txt", 4, 103, "42: 24/22 20/16")
+    assert ply.before.men("white").get(9) == 1  # type: ignore[attr-defined]
+    assert ply.play.notation() == "24/22 20/16*"  # type: ignore[attr-defined]
+
+
+@needs_shared
+def test_every_shared_match_file_is_read_and_validated() -> None:
+    reports = list(validate_paths([str(SHARED)]))
+    assert all(r.status != "unreadable" for r in reports)
+    invalid = [r for r in reports if r.status == "invalid"]
+    # one game breaks a match rule: obayram resigns a backgammon (6 with the cube at 2) where
+    # the position allows a gammon at most, 4 (docs/rules.md, "Matches")
+    assert [(Path(r.file).name, r.index, r.details[0]["kind"]) for r in invalid] == [
+        ("match8936802.txt", 1, "points")
+    ]
+    assert len(reports) > 3600
+
+
+_GNUBG_IMPORT = """
+import sys, gnubg
+gnubg.command('import mat "%s"' % sys.argv[1])
+print("games", len(gnubg.match()["games"]))
+"""
+
+
+@needs_shared
+@pytest.mark.skipif(not HAS_GNUBG, reason="gnubg (GPL, optional) is not installed")
+def test_gnubg_refuses_the_play_only_because_of_the_galaxy_losses_line(tmp_path: Path) -> None:
+    source = SHARED / "lasse" / "match2516058.txt"
+    copy = tmp_path / "without-losses.txt"
+    copy.write_text("".join(x for x in source.open() if not x.strip().startswith("Losses")))
+
+    def gnubg_says(path: Path) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", _GNUBG_IMPORT, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        return done.stdout + done.stderr
+
+    assert 'Invalid move: " 25/21 25/19"' in gnubg_says(source)
+    said = gnubg_says(copy)
+    assert "Invalid move" not in said and "games 3" in said
