@@ -39,8 +39,12 @@ def _play_text(play: WrittenPlay) -> str:
         text = play.action if play.cube is None else f"{play.action} {play.cube}"
     elif play.action == "unknown" and play.dice is not None:
         text = f"{play.dice[0]}-{play.dice[1]}: unknown"
+    elif play.dice is None and play.moves:  # a play whose dice the record leaves out
+        text = " ".join([move.notation() for move in play.moves])
     elif play.dice is None:
         text = "pass"
+    elif play.is_bare_roll:  # kept bare: a pass or a forgotten play, which the replay tells
+        text = f"{play.dice[0]}-{play.dice[1]}:"
     else:
         text = f"{play.dice[0]}-{play.dice[1]}:"
         if play.moves:
