@@ -2,14 +2,17 @@
 
 A generated archive (100,000 games by default; built once, cached under ``bench/out/serve/``)
 is served on loopback by ``jacquet serve`` in a subprocess: a real Datasette, with the project's
-metadata and the plugin loaded through its entry point, read-only, with the SQL time limit and
-jacquet's server processes (one per core, ``--workers`` to choose). For each page kind, N
-clients (threads with keep-alive HTTP connections) request pages for S seconds; the median and
-95th percentile are printed side by side with Datasette's own plain table page on the same
-archive (the floor).
+metadata and the plugin loaded through its entry point, read-only (a reader of the archive's
+write-ahead log, as ``jacquet serve`` always serves: an import may write meanwhile), with the SQL
+time limit and jacquet's server processes (one per core, ``--workers`` to choose). For each page
+kind, N clients (threads with keep-alive HTTP connections) request pages for S seconds; the
+median and 95th percentile are printed side by side with Datasette's own plain table page on
+the same archive (the floor).
 
 Targets (issue 6): p95 <= 150 ms on every page, and each of the project's pages at most twice the
-plain table page.
+plain table page. Issue 19, the front door: the home page and the games list (unfiltered,
+filtered, sorted) p95 <= 150 ms and <= 1.0x the floor; the list with its filters' counts
+<= 1.5x.
 
     python3 bench/serve.py                    # 100,000 games, 4 clients, 30 s per page kind
     python3 bench/serve.py --games 20000 --seconds 10
@@ -41,6 +44,12 @@ from jacquet_notation.notation import write_game  # noqa: E402
 from jacquet_notation.rules import Rules  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "serve"
+#: the games list's sorts the benchmark asks for (both directions)
+SORTS = [
+    f"{sign}{column}"
+    for column in ("date", "event", "white", "black", "result", "rules", "plies", "status")
+    for sign in ("", "-")
+]
 GAMES_PER_FILE = 1000
 #: rulesets of the generated collection, by weight (Murray's hitting game is long: fewer)
 RULESETS = [
@@ -181,7 +190,7 @@ def free_port() -> int:
 
 
 def start_datasette(db: Path, port: int, workers: int | None) -> subprocess.Popen[bytes]:
-    """``jacquet serve DB``: Datasette on the archive (immutable, time limit, metadata, plugin).
+    """``jacquet serve DB``: Datasette on the archive (read-only, time limit, metadata, plugin).
 
     Started as a user starts it, so the server processes (``--workers``) are jacquet's default
     unless the benchmark is told otherwise.
@@ -307,6 +316,11 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, help="server processes (default: what jacquet serve chooses)"
     )
+    parser.add_argument(
+        "--only",
+        help="comma-separated words: run only the page kinds whose label holds one "
+        "(the floor always runs first), e.g. --only 'home,games list'",
+    )
     args = parser.parse_args()
 
     db = build(args.games, args.jobs)
@@ -340,7 +354,9 @@ def main() -> None:
         row[0]
         for row in connection.execute("select distinct year from games where year is not null")
     ]
+    rulesets = [row[0] for row in connection.execute("select distinct rules from games")]
     total = connection.execute("select count(*) from games").fetchone()[0]
+    pages = max(1, total // 50)  # the games list's pages: any of them, deep ones too
     turns = connection.execute("select max(rowid) from turns").fetchone()[0]
     connection.close()
 
@@ -361,8 +377,41 @@ def main() -> None:
         ),
         ("games table, all facets", lambda rng: f"/{name}/games"),
         ("start position (worst)", lambda rng: f"/{name}/-/position/{start_key}"),
+        # the front door (issue 19): counts=0 leaves out the filters' counts
+        ("home page", lambda rng: "/"),
+        (
+            "games list, unfiltered",
+            lambda rng: f"/{name}/-/games?counts=0&page={rng.randint(1, pages)}",
+        ),
+        (
+            "games list, filtered",
+            lambda rng: (
+                f"/{name}/-/games?counts=0&year_from={(y := rng.choice(years))}"
+                f"&year_to={y + 9}&rules={rng.choice(rulesets)}"
+            ),
+        ),
+        (
+            "games list, sorted",
+            lambda rng: (
+                f"/{name}/-/games?counts=0&sort={rng.choice(SORTS)}&page={rng.randint(1, pages)}"
+            ),
+        ),
+        (
+            "games list + counts, player",
+            lambda rng: f"/{name}/-/games?player={rng.choice(players)}",
+        ),
+        (
+            "games list + counts, filtered",
+            lambda rng: (
+                f"/{name}/-/games?status=valid&year_from={(y := rng.choice(years))}"
+                f"&year_to={y + rng.randint(0, 30)}"
+            ),
+        ),
     ]
     kinds += collection_kinds(db, name)
+    if args.only:
+        words = [word.strip() for word in args.only.split(",") if word.strip()]
+        kinds = kinds[:1] + [kind for kind in kinds[1:] if any(w in kind[0] for w in words)]
     port = free_port()
     process = start_datasette(db, port, args.workers)
     try:
@@ -370,7 +419,7 @@ def main() -> None:
             load(port, paths, 1, 2)
         print(
             f"\n{total} games, {turns} turns; {args.clients} clients, {args.seconds:.0f} s per "
-            f"page kind; jacquet serve on loopback (immutable, time limit, "
+            f"page kind; jacquet serve on loopback (a WAL reader, time limit, "
             f"{args.workers or 'default'} workers)\n"
         )
         print(

@@ -13,7 +13,7 @@ import sqlite_utils
 
 from . import store
 from .rows import DerivedGame, derive, reread
-from .schema import SCHEMA_VERSION, create_schema
+from .schema import SCHEMA_VERSION, create_game_list, create_schema
 from .store import ArchiveError, Store
 
 #: the first bytes of every SQLite file
@@ -118,6 +118,8 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
             db.table("games").create_index(["result"], if_not_exists=True)
             if version < 2:
                 _migrate_1_to_2(db)
+            if version < 3:
+                _migrate_2_to_3(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -129,6 +131,12 @@ def _migrate_1_to_2(db: sqlite_utils.Database) -> None:
     """
     if "opponent_steps" not in db.table("turns").columns_dict:
         db.execute("ALTER TABLE turns ADD COLUMN opponent_steps TEXT")
+
+
+def _migrate_2_to_3(db: sqlite_utils.Database) -> None:
+    """Version 3 adds the games list's narrow copy of ``games`` (the browser's games list)."""
+    if "game_list" not in db.table_names():
+        create_game_list(db)
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

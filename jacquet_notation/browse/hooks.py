@@ -18,6 +18,9 @@ from markupsafe import Markup, escape
 from ..position import KEY_CHARACTER_CLASS, Position
 from .collections import event_view, source_view
 from .drawing import CELL_WIDTH, diagram, is_key
+from .games_list import games_list_view
+from .home import archive_home_view, home_view
+from .json_cells import JSON_COLUMNS, json_cell
 from .limits import VALUE_LIMIT, RowBudget, authorize
 from .pages import board_view, game_view, player_view, position_view
 from .urls import (
@@ -47,6 +50,7 @@ _CELL_COLUMNS = frozenset(
     {column for _, column in _KEY_COLUMNS}
     | {"id", "game_id", "other_id", "plies", "white", "black", "white_id", "black_id"}
     | {"player_id", "opponent_id", "name", "player", "opponent", "turn"}
+    | JSON_COLUMNS
     | {"event", "event_id", "source", "source_id"}
 )
 
@@ -84,6 +88,8 @@ def render_cell(
         label, value = value.get("label"), value.get("value")
     if value is None:
         return None
+    if column in JSON_COLUMNS:
+        return json_cell(column, value) if table in ("games", None) else None
     if (table, column) in _KEY_COLUMNS and isinstance(value, str):
         return _diagram_cell(datasette, database, value)
     if table == "positions" and column == "turn":
@@ -209,7 +215,7 @@ def handle_exception(datasette: Any, request: Any, exception: Exception) -> None
 
 @hookimpl
 def extra_css_urls(datasette: Any) -> list[str]:
-    return [static_url(datasette, "jacquet.css")]
+    return [static_url(datasette, "jacquet.css"), static_url(datasette, "front.css")]
 
 
 @hookimpl
@@ -222,6 +228,10 @@ def register_routes() -> list[tuple[str, Any]]:
             position_view,
         ),
         (r"^/(?P<database>[^/]+)/-/player/(?P<player_id>[0-9]+)$", player_view),
+        # the front door: the archive's home at / (before Datasette's own index) and the list
+        (r"^/$", home_view),
+        (r"^/(?P<database>[^/]+)/-/home$", archive_home_view),
+        (r"^/(?P<database>[^/]+)/-/games$", games_list_view),
         (r"^/(?P<database>[^/]+)/-/event/(?P<row_id>[0-9]+)$", event_view),
         (r"^/(?P<database>[^/]+)/-/source/(?P<row_id>[0-9]+)$", source_view),
     ]

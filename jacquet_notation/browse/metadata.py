@@ -156,6 +156,24 @@ COLUMNS: dict[str, dict[str, str]] = {
         "black_wins": "Of those, games Black won",
         "unfinished": "Of those, games left unfinished",
     },
+    "game_list": {
+        "id": "The game",
+        "date": "ISO date; unknown parts kept as ??",
+        "year": "The year alone; empty when unknown",
+        "event_id": "The event",
+        "event": "The event as written",
+        "source_id": "The source",
+        "white_id": "The White player",
+        "white": "White's name as written",
+        "black_id": "The Black player",
+        "black": "Black's name as written",
+        "result": "The result as written",
+        "rules": "The ruleset the game was replayed under",
+        "plies": "Number of plays in the main line",
+        "status": "valid, invalid or unreadable",
+        "final_key": "The position after the last legal play (a diagram)",
+        "import_id": "The import that brought it in",
+    },
     "invalid_games": {
         "id": "The game",
         "white": "White's name",
@@ -264,6 +282,14 @@ _TABLES: dict[str, dict[str, Any]] = {
         "title": "Opening rolls",
         "description": "The first roll of each game, the play made with it and how it ended.",
     },
+    "game_list": {
+        "title": "Games (the list's narrow copy)",
+        "description": "What the games list shows of each game, kept equal to the games table "
+        "by triggers, so that the list sorts and counts a hundred thousand games quickly.",
+        # the games list (/DB/-/games) is its face; the table stays reachable for SQL
+        "hidden": True,
+        "sort_desc": "date",
+    },
     "invalid_games": {
         "title": "Invalid games",
         "description": "Games with an illegal play, a wrong result or a syntax error.",
@@ -329,10 +355,11 @@ def canned_queries() -> dict[str, dict[str, Any]]:
             "description": "For each first roll and the play made with it: games, wins for "
             "the side that rolled it, and points.",
             "sql": "select t.dice, t.steps as first_play, count(*) as games, "
-            "sum(g.winner = t.side) as mover_wins, "
-            "sum(g.winner is not null and g.winner != t.side) as mover_losses, "
-            "sum(case when g.winner = t.side then g.points else 0 end) as mover_points, "
-            "sum(case when g.winner != t.side then g.points else 0 end) as opponent_points "
+            "coalesce(sum(g.winner = t.side), 0) as mover_wins, "
+            "coalesce(sum(g.winner is not null and g.winner != t.side), 0) as mover_losses, "
+            "coalesce(sum(case when g.winner = t.side then g.points end), 0) as mover_points, "
+            "coalesce(sum(case when g.winner != t.side then g.points end), 0) "
+            "as opponent_points "
             "from turns t join games g on g.id = t.game_id "
             f"where t.ply = 1 and t.key_before in ('{white_start}', '{black_start}') "
             "group by t.dice, t.steps order by games desc, t.dice",
@@ -358,7 +385,8 @@ def archive_metadata(database: str, *, title: str | None = None) -> dict[str, An
             database: {
                 "title": title or "Jacquet archive",
                 "description": "Every imported game, its plays, the positions reached and the "
-                "players. Start from the games table or a canned query below.",
+                "players. For browsing, start from the home page (/) or the games list "
+                f"(/{database}/-/games); for SQL, from a table or a canned query below.",
                 "tables": tables,
                 "queries": canned_queries(),
             }

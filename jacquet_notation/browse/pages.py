@@ -26,6 +26,7 @@ from .urls import (
     board_url,
     event_url,
     game_url,
+    games_list_url,
     player_url,
     position_url,
     source_url,
@@ -594,6 +595,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
         "page": page,
         "more_url": f"{here}?page={page + 1}" if more else None,
         "less_url": f"{here}?page={page - 1}" if page else None,
+        "list_url": games_list_url(datasette, name, {"player": player_id}),
     }
     return Response.html(
         await datasette.render_template("jacquet/player.html", context, request=request)

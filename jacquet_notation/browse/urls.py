@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 #: the distribution's name (pyproject.toml): Datasette serves the package's ``static/`` folder
 #: at ``/-/static-plugins/jacquet-notation/``
@@ -46,6 +46,24 @@ def board_url(datasette: Any, key: str) -> str:
 def static_url(datasette: Any, name: str) -> str:
     """The URL of a file of the package's ``static/`` folder, as Datasette serves it."""
     return str(datasette.urls.static_plugins(PLUGIN_NAME, name))
+
+
+def games_list_url(datasette: Any, database: str, params: dict[str, Any] | None = None) -> str:
+    """The games list (``/DB/-/games``) with ``params`` as its query string (filters, sort,
+    page: see :mod:`.games_list`); a value of None is left out."""
+    url = f"{_database_path(datasette, database)}/-/games"
+    pairs = {key: str(value) for key, value in (params or {}).items() if value is not None}
+    return f"{url}?{urlencode(pairs)}" if pairs else url
+
+
+def home_url(datasette: Any) -> str:
+    """The archive's home page: ``/`` (one archive is served, and ``/`` is the archive)."""
+    return str(datasette.urls.path("/"))
+
+
+def table_url(datasette: Any, database: str, table: str) -> str:
+    """Datasette's own page of a table, with every column (for SQL users)."""
+    return str(datasette.urls.table(database, table))
 
 
 def event_url(datasette: Any, database: str, event_id: int | str) -> str:
