@@ -120,7 +120,19 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_1_to_2(db)
             if version < 3:
                 _migrate_2_to_3(db)
+            if version < 4:
+                _migrate_3_to_4(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _migrate_3_to_4(db: sqlite_utils.Database) -> None:
+    """Version 4 marks the games that start from a set position: ``games.start_key``.
+
+    Before it a ``[Position]`` tag was not read (its game was replayed from the start), so the
+    column starts empty; ``jacquet rebuild`` re-derives such games (docs/archive.md).
+    """
+    if "start_key" not in db.table("games").columns_dict:
+        db.execute("ALTER TABLE games ADD COLUMN start_key TEXT")
 
 
 def _migrate_1_to_2(db: sqlite_utils.Database) -> None:

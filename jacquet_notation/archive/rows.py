@@ -300,8 +300,10 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
                     1,
                 )
                 reached[key_after] = last_info
-            else:
+            elif ply.after is None:
                 stopped = True
+            # else a missing play the game goes on from (replay.py): the next ply's position
+            # is read afresh, as its ``before`` is not the last play's result
         note = None
         if written.comments or written.comments_before:
             notes = written.comments_before + written.comments
@@ -372,6 +374,7 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         "game_index": record.index,
         "line": record.span.line or 1,
         "import_id": import_id,
+        "start_key": game.set_position.key() if game.set_position is not None else None,
     }
     return DerivedGame(row, turns, reached, record.index, record.span.line or 1, status, messages)
 

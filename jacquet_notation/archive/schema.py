@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite_utils
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -49,6 +49,9 @@ GAME_COLUMNS: tuple[str, ...] = (
     "game_index",
     "line",
     "import_id",
+    # version 4: the key of the position a [Position] tag sets (NULL: the rules' start), last
+    # so that a migrated archive's games have the columns of a new one, in the same order
+    "start_key",
 )
 _GAME_TYPES: dict[str, type] = {
     column: int
