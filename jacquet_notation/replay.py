@@ -688,8 +688,9 @@ def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
             span = record.tag_spans.get(POSITION_TAG)
             errors.append(
                 ReplayError(
-                    "impossible-position",
-                    f"the [Position] tag sets a position that cannot occur: {impossible.message}",
+                    "bad-position",
+                    f"the [Position] tag sets no position a game can start from: "
+                    f"{impossible.message}",
                     file=record.file,
                     game=record.index,
                     line=span.line if span else None,

@@ -64,7 +64,12 @@ def _line_pieces(plays: Iterable[WrittenPlay], top: bool) -> list[str]:
     pieces: list[str] = []
     previous: WrittenPlay | None = None
     for play in plays:
-        interrupted = previous is None or bool(previous.comments or previous.variations)
+        # a play without dice ends only where the next play's number begins: Black's is numbered
+        interrupted = (
+            previous is None
+            or bool(previous.comments or previous.variations)
+            or (previous.dice is None and bool(previous.moves))
+        )
         if play.side == "white":
             number = f"{play.turn}."
         elif (
