@@ -64,11 +64,12 @@ def _line_pieces(plays: Iterable[WrittenPlay], top: bool) -> list[str]:
     pieces: list[str] = []
     previous: WrittenPlay | None = None
     for play in plays:
-        # a play without dice ends only where the next play's number begins: Black's is numbered
+        # a play without dice begins and ends only at a turn number: Black's is numbered there
         interrupted = (
             previous is None
             or bool(previous.comments or previous.variations)
             or (previous.dice is None and bool(previous.moves))
+            or (play.dice is None and bool(play.moves))
         )
         if play.side == "white":
             number = f"{play.turn}."
