@@ -202,7 +202,8 @@ class Position:
 
         Always: 15 men per side, never both sides on one point. With rules: no man on the bar
         without hitting, and without hitting a side that has borne off has every man home (a man
-        never leaves the home table once there, so anything else was never reached).
+        never leaves the home table once there, so anything else was never reached); under the
+        courier rule without hitting, no second man leaves the 24-point before one is home.
         """
         white, black = self.counts("white"), self.counts("black")
         for name, counts in ((side_name("white"), white), (side_name("black"), black)):

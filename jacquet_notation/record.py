@@ -210,6 +210,9 @@ class MatchHeader(NamedTuple):
 POSITION_TAG = "Position"
 #: the tag, and its value, that let plays be written without their dice
 DICE_TAG, DICE_OMITTED = "Dice", "omitted"
+#: the dice of one play whose roll its source does not give (``?-?: 24/18 18/13``): the
+#: per-play form of ``[Dice "omitted"]`` (the grammar's ``_ROLL`` reads it)
+UNKNOWN_ROLL = "?-?"
 
 _INT = re.compile(r"[1-9][0-9]*\Z")
 _SCORE = re.compile(r"([0-9]+)-([0-9]+)\Z")

@@ -175,7 +175,6 @@ class _Replayer:
         self.track_primes = game.rules.scoring == "marcia"
         #: the opening's and the lead's rules apply only to a game from its start
         self.from_start = game.set_position is None
-        self.dice_omitted = game.record.dice_omitted
 
     def error(
         self,
@@ -323,8 +322,10 @@ class _Replayer:
                 written.span,
                 index,
             )
-        if written.dice is None and written.moves and self.dice_omitted:
-            return None  # the roll is inferred from the steps (_infer)
+        if written.dice is None and written.moves:
+            # the roll left out (the record's [Dice "omitted"], or "?-?:"; the reader lets no
+            # other play without dice through): inferred from the steps (_infer)
+            return None
         if written.dice is None:
             # A pass written without its dice is only checkable when no roll at all could be
             # played: then any roll was a pass. Otherwise the dice are needed.

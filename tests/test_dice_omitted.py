@@ -221,3 +221,32 @@ def test_fmt_keeps_a_bare_roll_bare_and_json_names_the_kind(tmp_path: Path) -> N
     found = json.dumps(json.loads(result.output.splitlines()[0]))
     assert '"kind": "missing-play"' in found
     assert "the play of 4-2 is missing" in found
+
+
+# -- the per-play form: "?-?:" -------------------------------------------------------------------
+
+
+def test_one_play_may_leave_its_roll_out_without_the_tag() -> None:
+    text = "1. 6-5: 24/18 18/13 ?-?: 24/18 18/14\n2. ?-?: 13/7 {a note} ?-?: 14/10 10/4 *"
+    record = parse_game(text)
+    assert record.errors == [], [str(error) for error in record.errors]
+    assert [play.dice for play in record.plays] == [(6, 5), None, None, None]
+    game = replay(record)
+    assert game.is_valid, game.errors
+    assert [ply.rolls for ply in game.plies] == [(), ((6, 4),), ((6, 5), (5, 1), (4, 2)), ((6, 4),)]
+
+
+def test_the_writer_keeps_the_per_play_form_where_no_tag_allows_steps_alone() -> None:
+    record = parse_game("1. 6-5: 24/18 18/13 ?-?: 24/18 18/14\n2. 4-2: 13/9 9/7 *")
+    written = write_game(record)
+    assert "1. 6-5: 24/18 18/13 1... ?-?: 24/18 18/14\n" in written
+    assert parse_game(written) == record
+    tagged = parse_game(OMITTED + "1. 6-5: 24/18 18/13 ?-?: 24/18 18/14\n2. 4-2: 13/9 9/7 *")
+    assert "1. 6-5: 24/18 18/13 1... 24/18 18/14\n" in write_game(tagged)
+    assert parse_game(write_game(tagged)) == tagged
+
+
+def test_an_annotation_question_mark_is_still_an_annotation() -> None:
+    record = parse_game("1. 6-5: 24/18 18/13? {why} ?-?: 24/18 18/14 *")
+    assert record.errors == []
+    assert record.plays[0].annotation == "?" and record.plays[1].dice is None

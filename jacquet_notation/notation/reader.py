@@ -10,7 +10,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..errors import NotationError
-from ..record import BAR, Action, GameRecord, Move, Side, Span, WrittenPlay
+from ..record import BAR, UNKNOWN_ROLL, Action, GameRecord, Move, Side, Span, WrittenPlay
 from .grammar import _Variation, parser, slips
 from .words import (
     _DICE,
@@ -558,7 +558,9 @@ class _GameReader:
         numbering.pending = (token, at)
         self.lone_turn_number(numbering, found)
 
-    def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int]:
+    def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int] | None:
+        if piece.group().startswith(UNKNOWN_ROLL):
+            return None  # "?-?:": the roll not given, the replay infers it from the steps
         first, second = dice_numbers(piece.group())
         high, low = _number(first), _number(second)
         if not (1 <= high <= 6 and 1 <= low <= 6):
