@@ -258,7 +258,11 @@ class _Replayer:
                         play, ply.rolls, problem = self._infer(written, position, index)
                     elif dice is None:  # a checked pass: no roll could be played
                         play = legal_plays(position, (6, 5), rules)[0]
-                    elif written.is_bare_roll and _playable(position, dice, rules):
+                    elif (
+                        not written.moves
+                        and written.is_bare_roll
+                        and _playable(position, dice, rules)
+                    ):
                         problem, after = self._missing(written, position, index, plays, offset)
                         ply.error = problem
                         errors.append(problem)
