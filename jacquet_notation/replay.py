@@ -384,9 +384,9 @@ class _Replayer:
         moves = written.moves_as_pairs()
         share = written.opponent_moves_as_pairs()
         fits = rolls_for_play(position, moves, self.rules, share)
-        if not self.from_start or self.rules.opening != "ordinary" or self.rules.every_die_used:
-            pass
-        elif index == 0:  # the ordinary opening: the first roll is never a double
+        rules = self.rules
+        opening = index == 0 and self.from_start and rules.opening == "ordinary"
+        if opening and not rules.every_die_used:  # never a double first (a tied lead is one)
             fits = [(roll, play) for roll, play in fits if roll[0] != roll[1]]
         if not fits:
             raise why_no_roll(position, moves, self.rules, share)
