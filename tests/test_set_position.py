@@ -294,7 +294,11 @@ def test_an_archive_of_version_3_gains_start_key(archive: Path, tmp_path: Path) 
     source.backup(target)
     source.close()
     with target:
+        # version 3's layout: no start_key, and opening_rolls without its condition
+        (view,) = target.execute("select sql from sqlite_master where name = 'opening_rolls'")
+        target.execute("drop view opening_rolls")
         target.execute("alter table games drop column start_key")
+        target.execute(view[0].replace(" AND g.start_key IS NULL", ""))
         target.execute("pragma user_version = 3")
     target.close()
     open_archive(old).conn.close()
@@ -302,6 +306,9 @@ def test_an_archive_of_version_3_gains_start_key(archive: Path, tmp_path: Path) 
     columns = [row[1] for row in rows(old, "pragma table_info(games)")]
     assert columns[-1] == "start_key"
     assert one(old, "select count(*) from games where start_key is not null") == 0
+    # the view made again: a game from a set position is no opening
+    view = one(old, "select sql from sqlite_master where name = 'opening_rolls'")
+    assert "start_key IS NULL" in view
 
 
 def test_the_game_page_starts_from_the_set_position(archive: Path) -> None:
@@ -314,3 +321,12 @@ def test_the_game_page_starts_from_the_set_position(archive: Path) -> None:
         with urllib.request.urlopen(url, timeout=30) as response:
             text = response.read().decode()
     assert f'data-key="{key}"' in text
+
+
+def test_opening_rolls_leave_out_games_from_a_set_position(archive: Path) -> None:
+    openings = rows(archive, "select dice, first_play, games from opening_rolls")
+    from_start = one(
+        archive, "select count(*) from games where status = 'valid' and start_key is null"
+    )
+    assert sum(games for _, _, games in openings) == from_start > 0
+    assert all(dice and play for dice, play, _ in openings)

@@ -13,7 +13,7 @@ import sqlite_utils
 
 from . import store
 from .rows import DerivedGame, derive, reread
-from .schema import SCHEMA_VERSION, create_game_list, create_schema
+from .schema import SCHEMA_VERSION, create_game_list, create_schema, create_views
 from .store import ArchiveError, Store
 
 #: the first bytes of every SQLite file
@@ -133,6 +133,7 @@ def _migrate_3_to_4(db: sqlite_utils.Database) -> None:
     """
     if "start_key" not in db.table("games").columns_dict:
         db.execute("ALTER TABLE games ADD COLUMN start_key TEXT")
+    create_views(db, replace=True)  # opening_rolls leaves out games from a set position
 
 
 def _migrate_1_to_2(db: sqlite_utils.Database) -> None:

@@ -234,6 +234,8 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
             last_turn = turn
         written_dice = written.dice
         dice = dice_text[written_dice[0]][written_dice[1]] if written_dice else None
+        if dice is None and len(ply.rolls) == 1:  # a play without dice: its one roll inferred
+            dice = dice_text[ply.rolls[0][0]][ply.rolls[0][1]]
         key_before = key_after = steps = moved = shared = None
         if not stopped:
             before = ply.before
@@ -335,7 +337,8 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
                 shared,
             )
         )
-    if not game.plies and not record.errors:
+    refused_start = record.starts_elsewhere and game.set_position is None  # a bad [Position]
+    if not game.plies and not record.errors and not refused_start:
         start = _start_row(game.final)
         reached[start[0]] = start
         final_key = start[0]

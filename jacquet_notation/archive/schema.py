@@ -124,7 +124,7 @@ SELECT t.dice AS dice, t.steps AS first_play, count(*) AS games,
   sum(CASE WHEN g.winner = 'black' THEN 1 ELSE 0 END) AS black_wins,
   sum(CASE WHEN g.winner IS NULL THEN 1 ELSE 0 END) AS unfinished
 FROM turns t JOIN games g ON g.id = t.game_id
-WHERE t.ply = 1 AND g.status = 'valid'
+WHERE t.ply = 1 AND g.status = 'valid' AND g.start_key IS NULL
 GROUP BY t.dice, t.steps""",
     "invalid_games": """
 SELECT id, white, black, date, file, error, status
@@ -202,6 +202,12 @@ def create_game_list(db: sqlite_utils.Database) -> None:
         "DELETE FROM game_list WHERE id = old.id; END"
     )
     db.execute(f"INSERT INTO game_list ({columns}) SELECT {columns} FROM games ORDER BY rowid")
+
+
+def create_views(db: sqlite_utils.Database, replace: bool = False) -> None:
+    """The views (``replace``: made again, as a migration that changes one needs)."""
+    for name, sql in _VIEWS.items():
+        db.create_view(name, sql.strip(), replace=replace)
 
 
 def create_schema(db: sqlite_utils.Database) -> None:
@@ -288,7 +294,6 @@ def create_schema(db: sqlite_utils.Database) -> None:
     )
     for table in ("players", "events", "sources"):
         db.table(table).enable_fts(["name"], create_triggers=True)
-    for name, sql in _VIEWS.items():
-        db.create_view(name, sql.strip())
+    create_views(db)
     create_game_list(db)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
