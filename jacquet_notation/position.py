@@ -202,8 +202,7 @@ class Position:
 
         Always: 15 men per side, never both sides on one point. With rules: no man on the bar
         without hitting, and without hitting a side that has borne off has every man home (a man
-        never leaves the home table once there, so anything else was never reached); under the
-        courier rule without hitting, no second man leaves the 24-point before one is home.
+        never leaves the home table once there, so anything else was never reached).
         """
         white, black = self.counts("white"), self.counts("black")
         for name, counts in ((side_name("white"), white), (side_name("black"), black)):
@@ -227,16 +226,6 @@ class Position:
             if counts[BAR] and not rules.hitting:
                 raise PositionError(
                     f"{name} has men on the bar, but the {rules.name} rules have no hitting"
-                )
-            if (
-                rules.courier
-                and not rules.hitting
-                and counts[24] < MEN - 1
-                and not any(counts[OFF:7])
-            ):
-                raise PositionError(
-                    f"{name} has {MEN - counts[24]} men off the 24-point and none home: under "
-                    "the courier rule no other man moves until the courier reaches 1-6"
                 )
             if counts[OFF] and not rules.hitting and any(counts[7:25]):
                 outside = max(p for p in range(7, 25) if counts[p])
@@ -305,7 +294,25 @@ class Position:
         else:
             position = cls.from_text(text, rules.direction)
         position.check(rules)
+        position.check_courier(rules)
         return position
+
+    def check_courier(self, rules: Rules) -> None:
+        """Raise PositionError for a courier state ``rules`` forbid: under the courier rule
+        without hitting, a second man gone from the 24-point while none has reached home.
+
+        Apart from :meth:`check`, which the engine's callers use on positions made up to show
+        a rule (``jacquet plays --position``); a ``[Position]`` tag is a game's real start.
+        """
+        if not rules.courier or rules.hitting:
+            return
+        for side in SIDES:
+            counts = self.counts(side)
+            if counts[24] < MEN - 1 and not any(counts[OFF:7]):
+                raise PositionError(
+                    f"{side_name(side)} has {MEN - counts[24]} men off the 24-point and none "
+                    "home: under the courier rule no other man moves until the courier reaches 1-6"
+                )
 
     @classmethod
     def from_text(cls, text: str, direction: Direction = "same") -> Position:
