@@ -302,7 +302,7 @@ def test_an_archive_of_version_3_gains_start_key(archive: Path, tmp_path: Path) 
         target.execute("pragma user_version = 3")
     target.close()
     open_archive(old).conn.close()
-    assert one(old, "pragma user_version") == SCHEMA_VERSION == 4
+    assert one(old, "pragma user_version") == SCHEMA_VERSION >= 4
     columns = [row[1] for row in rows(old, "pragma table_info(games)")]
     assert columns[-1] == "start_key"
     assert one(old, "select count(*) from games where start_key is not null") == 0
