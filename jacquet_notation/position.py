@@ -40,6 +40,8 @@ KEY_CHARACTER_CLASS = "[" + re.escape(_KEY_ALPHABET) + "]"
 # turn bit + for each side 15 ones and 26 zeros (unary counts), padded to 14 characters of 6 bits
 _KEY_BITS = 1 + 2 * (MEN + LOCATIONS)
 _KEY_CHARS = 14
+#: the locations the readable form names by word
+_TEXT_POINTS = {"off": OFF, "bar": BAR}
 
 
 def other(side: Side) -> Side:
@@ -276,6 +278,97 @@ class Position:
         if position.key() != key:
             raise PositionError(f"{key!r} is not a canonical position key")
         return position
+
+    # -- the [Position] tag -------------------------------------------------------------------
+
+    @classmethod
+    def from_tag(cls, value: str, rules: Rules) -> Position:
+        """The position a record's ``[Position]`` tag sets: a key, or the readable form.
+
+        Checked under ``rules`` (docs/notation.md, "Set positions"), so that a game never
+        starts from a position its rules could not reach; raises PositionError saying why.
+        """
+        text = value.strip()
+        if len(text) == _KEY_CHARS and ";" not in text and " " not in text:
+            position = cls.from_key(text)
+        else:
+            position = cls.from_text(text, rules.direction)
+        position.check(rules)
+        position.check_courier(rules)
+        return position
+
+    def check_courier(self, rules: Rules) -> None:
+        """Raise PositionError for a courier state ``rules`` forbid: under the courier rule
+        without hitting, a second man gone from the 24-point while none has reached home.
+
+        Apart from :meth:`check`, which the engine's callers use on positions made up to show
+        a rule (``jacquet plays --position``); a ``[Position]`` tag is a game's real start.
+        """
+        if not rules.courier or rules.hitting:
+            return
+        for side in SIDES:
+            counts = self.counts(side)
+            if counts[24] < MEN - 1 and not any(counts[OFF:7]):
+                raise PositionError(
+                    f"{side_name(side)} has {MEN - counts[24]} men off the 24-point and none "
+                    "home: under the courier rule no other man moves until the courier reaches 1-6"
+                )
+
+    @classmethod
+    def from_text(cls, text: str, direction: Direction = "same") -> Position:
+        """The readable form a person types from a diagram, e.g.
+        ``white 24:13 18:1 off:1; black 24:15; white to move``.
+
+        Clauses apart by ``;``: a side followed by ``point:men`` pairs (points in the side's own
+        numbering, ``bar`` and ``off`` too), a side followed by ``off N`` or ``bar N``, and
+        ``<side> to move``. Every man of a side is listed (15 in all), so that a typing slip
+        is a count that does not add up rather than men silently put aside.
+        """
+        counts: dict[Side, list[int]] = {"white": [0] * LOCATIONS, "black": [0] * LOCATIONS}
+        named: dict[Side, set[int]] = {"white": set(), "black": set()}
+        turn: Side | None = None
+        for clause in text.split(";"):
+            words = clause.lower().split()
+            if not words:
+                continue
+            side = words[0]
+            if side not in SIDES:
+                raise PositionError(
+                    f"a position clause begins with white or black, not {words[0]!r} "
+                    "(e.g. white 24:13 18:2; black 24:15; white to move)"
+                )
+            mover: Side = "white" if side == "white" else "black"
+            if words[1:] == ["to", "move"]:
+                if turn is not None:
+                    raise PositionError("the side to move is named twice")
+                turn = mover
+                continue
+            rest = words[1:]
+            if len(rest) == 2 and rest[0] in ("off", "bar"):
+                rest = [f"{rest[0]}:{rest[1]}"]
+            if not rest:
+                raise PositionError(f"{side}: no men listed (e.g. {side} 24:15)")
+            for pair in rest:
+                point_text, colon, men_text = pair.partition(":")
+                point = _TEXT_POINTS.get(point_text)
+                if point is None and point_text.isdigit() and 1 <= int(point_text) <= 24:
+                    point = int(point_text)
+                if not colon or point is None or not men_text.isdigit():
+                    raise PositionError(
+                        f"{side}: {pair!r} is not point:men (a point 1 to 24, bar or off; "
+                        "e.g. 18:2)"
+                    )
+                if point in named[mover]:
+                    raise PositionError(f"{side}: {point_text} is listed twice")
+                named[mover].add(point)
+                counts[mover][point] = int(men_text)
+        if turn is None:
+            raise PositionError("the side to move is missing (e.g. white to move)")
+        for side in SIDES:
+            total = sum(counts[side])
+            if total != MEN:
+                raise PositionError(f"{side_name(side)} has {total} men; each side has 15")
+        return cls.from_counts(counts["white"], counts["black"], turn, direction)
 
     # -- JSON --------------------------------------------------------------------------------
 

@@ -149,6 +149,22 @@ class WrittenPlay:
         return self.action is not None and self.action != "unknown"
 
     @property
+    def is_bare_roll(self) -> bool:
+        """True for a roll written with nothing after it (``6-5:``): no step, no pass word.
+
+        The record cannot tell a forgotten play from a pass (``6-6:`` where 6-6 cannot be
+        played); the replay can, and names the forgotten one "missing" (docs/notation.md). The
+        canonical writer keeps it bare, so that writing a record never turns one into the other.
+        """
+        return (
+            self.dice is not None
+            and not self.moves
+            and not self.opponent_moves
+            and self.action is None
+            and self.text.endswith(":")
+        )
+
+    @property
     def has_share(self) -> bool:
         """True when the opponent played a share of the dice (`` + `` in the record)."""
         return bool(self.opponent_moves)
@@ -190,6 +206,14 @@ class MatchHeader(NamedTuple):
     score: tuple[int, int] | None
 
 
+#: the tag that sets the position a game starts from (docs/notation.md, "Set positions")
+POSITION_TAG = "Position"
+#: the tag, and its value, that let plays be written without their dice
+DICE_TAG, DICE_OMITTED = "Dice", "omitted"
+#: the dice of one play whose roll its source does not give (``?-?: 24/18 18/13``): the
+#: per-play form of ``[Dice "omitted"]`` (the grammar's ``_ROLL`` reads it)
+UNKNOWN_ROLL = "?-?"
+
 _INT = re.compile(r"[1-9][0-9]*\Z")
 _SCORE = re.compile(r"([0-9]+)-([0-9]+)\Z")
 
@@ -217,6 +241,16 @@ class GameRecord:
     def is_valid(self) -> bool:
         """True when the record was read without any notation error."""
         return not self.errors
+
+    @property
+    def starts_elsewhere(self) -> bool:
+        """True when a ``[Position]`` tag sets the position the game starts from."""
+        return POSITION_TAG in self.tags
+
+    @property
+    def dice_omitted(self) -> bool:
+        """True when the tags let plays be written without their dice (``[Dice "omitted"]``)."""
+        return self.tags.get(DICE_TAG, "").strip().lower() == DICE_OMITTED
 
     def match_header(self) -> MatchHeader | None:
         """The match header from the ``Match``, ``Game`` and ``Score`` tags, if any is present.

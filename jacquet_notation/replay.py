@@ -9,18 +9,28 @@ from __future__ import annotations
 
 import enum
 import functools
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .bits import off_count
 from .board_terms import point_name as _point_name
 from .board_terms import side_name as _side_name
-from .engine import Play, holds_prime, legal_plays, score, validate_play, winner
-from .errors import AmbiguousPlayError, IllegalPlayError, JacquetError, RulesError
+from .engine import (
+    Play,
+    holds_prime,
+    legal_plays,
+    rolls_for_play,
+    score,
+    validate_play,
+    why_no_roll,
+    winner,
+)
+from .errors import AmbiguousPlayError, IllegalPlayError, JacquetError, PositionError, RulesError
 from .generate import written_play
 from .position import MEN, Position, Side, other
-from .record import GameRecord, Move, Span, WrittenPlay
+from .record import POSITION_TAG, GameRecord, Move, Span, WrittenPlay
 from .rules import Rules
 
 #: tags that are not rule options (everything else matching an option name is an override)
@@ -77,6 +87,9 @@ class ReplayedPly:
     play: Play | None = None
     error: ReplayError | None = None
     variations: list[list[ReplayedPly]] = field(default_factory=list)
+    #: the rolls a play written without dice fits (docs/notation.md): one when the roll is
+    #: inferred, several when the steps leave it open; empty for a play with its dice
+    rolls: tuple[tuple[int, int], ...] = ()
 
     @property
     def side(self) -> Side:
@@ -95,6 +108,8 @@ class ReplayedGame:
     winner: Side | None
     points: int
     prime_seen: dict[Side, bool]
+    #: the position a ``[Position]`` tag set, None for a game from its rules' start
+    set_position: Position | None = None
 
     @property
     def computed_result(self) -> str | None:
@@ -161,6 +176,8 @@ class _Replayer:
         #: whether the record marks its hits with ``*``: true until a play hits unmarked (the
         #: Galaxy dialect never marks them); while true, the marks settle a combined move
         self.marks_hits = True
+        #: the opening's and the lead's rules apply only to a game from its start
+        self.from_start = game.set_position is None
 
     def error(
         self,
@@ -198,7 +215,7 @@ class _Replayer:
         errors: list[ReplayError] = []
         stopped = False
         rules = self.rules
-        ordinary_opening = rules.opening == "ordinary"
+        ordinary_opening = rules.opening == "ordinary" and self.from_start
         # Tied lead dice under "every die is used": each side plays the double, then the lead is
         # thrown again (docs/rules.md), so the lead can last several plays; None once it is over.
         if lead is None and first_index == 0 and ordinary_opening and rules.every_die_used:
@@ -240,8 +257,23 @@ class _Replayer:
                 problem, lead = self._lead(written, index, lead)
             if problem is None:
                 try:
-                    if dice is None:  # a checked pass: no roll could be played
+                    if dice is None and written.moves:  # the dice left out: inferred
+                        play, ply.rolls, problem = self._infer(written, position, index)
+                    elif dice is None:  # a checked pass: no roll could be played
                         play = legal_plays(position, (6, 5), rules)[0]
+                    elif (
+                        not written.moves
+                        and written.is_bare_roll
+                        and _playable(position, dice, rules)
+                    ):
+                        problem, after = self._missing(written, position, index, plays, offset)
+                        ply.error = problem
+                        errors.append(problem)
+                        if after is None:
+                            stopped = True
+                        else:
+                            ply.after = position = after
+                        continue
                     else:
                         play = validate_play(
                             position,
@@ -329,6 +361,10 @@ class _Replayer:
                 written.span,
                 index,
             )
+        if written.dice is None and written.moves:
+            # the roll left out (the record's [Dice "omitted"], or "?-?:"; the reader lets no
+            # other play without dice through): inferred from the steps (_infer)
+            return None
         if written.dice is None:
             # A pass written without its dice is only checkable when no roll at all could be
             # played: then any roll was a pass. Otherwise the dice are needed.
@@ -351,7 +387,12 @@ class _Replayer:
                     written.span,
                     index,
                 )
-        if index == 0 and self.rules.opening == "ordinary" and written.dice is not None:
+        if (
+            index == 0
+            and self.rules.opening == "ordinary"
+            and written.dice is not None
+            and self.from_start
+        ):
             high, low = written.dice
             if high != low or self.rules.every_die_used:
                 return None  # under every die, a double at the lead is a tied lead (_lead)
@@ -364,6 +405,86 @@ class _Replayer:
                 index,
             )
         return None
+
+    def _infer(
+        self, written: WrittenPlay, position: Position, index: int
+    ) -> tuple[Play, tuple[tuple[int, int], ...], ReplayError | None]:
+        """The roll of a play written without dice, from its steps and the position (the
+        engine's :func:`rolls_for_play`); raises IllegalPlayError when no roll fits.
+
+        Several rolls may fit (``24/18``: 6 alone, 5-1, 4-2, 3-3...): the play is kept with
+        them all and the game goes on, unless they lead to different positions (a hit on the
+        way, a different share), which only the dice could settle.
+        """
+        moves = written.moves_as_pairs()
+        share = written.opponent_moves_as_pairs()
+        fits = rolls_for_play(position, moves, self.rules, share)
+        rules = self.rules
+        opening = index == 0 and self.from_start and rules.opening == "ordinary"
+        if opening and not rules.every_die_used:  # never a double first (a tied lead is one)
+            fits = [(roll, play) for roll, play in fits if roll[0] != roll[1]]
+        if not fits:
+            raise why_no_roll(position, moves, self.rules, share)
+        rolls = tuple(roll for roll, _ in fits)
+        if len({play.position for _, play in fits}) > 1:
+            return (
+                fits[0][1],
+                rolls,
+                self.error(
+                    "ambiguous-dice",
+                    f"the rolls {_rolls(rolls)} fit this play but lead to different "
+                    "positions: write its dice",
+                    written.span,
+                    index,
+                ),
+            )
+        return fits[0][1], rolls, None
+
+    def _missing(
+        self,
+        written: WrittenPlay,
+        position: Position,
+        index: int,
+        plays: Sequence[WrittenPlay],
+        offset: int,
+    ) -> tuple[ReplayError, Position | None]:
+        """A roll written without its play (``6-5:`` where 6-5 can be played): its own error,
+        and the position after it when the next play allows exactly one play of that roll.
+        """
+        dice = written.dice
+        assert dice is not None
+        following = plays[offset + 1] if offset + 1 < len(plays) else None
+        fitting = []
+        if following is not None:
+            for play in legal_plays(position, dice, self.rules):
+                if self._fits(following, play.position):
+                    fitting.append(play)
+        message = f"the play of {dice[0]}-{dice[1]} is missing"
+        after: Position | None = None
+        if len(fitting) == 1:
+            after = fitting[0].position
+            shown = fitting[0].notation() or "a pass"
+            message += f"; the next play allows only {shown}, and the game is checked on from it"
+        elif following is not None:
+            message += (
+                f"; {len(fitting)} plays of it allow the next play, "
+                "so the game is checked no further"
+            )
+        return self.error("missing-play", message, written.span, index), after
+
+    def _fits(self, written: WrittenPlay, position: Position) -> bool:
+        """Whether ``written`` is legal from ``position`` (its roll inferred if left out)."""
+        if written.action is not None or written.side != position.turn:
+            return False
+        moves = written.moves_as_pairs()
+        share = written.opponent_moves_as_pairs()
+        if written.dice is None:
+            return bool(moves) and bool(rolls_for_play(position, moves, self.rules, share))
+        try:
+            validate_play(position, written.dice, moves, self.rules, share)
+        except JacquetError:
+            return False
+        return True
 
     def _lead(
         self, written: WrittenPlay, index: int, lead: _Lead | tuple[int, int]
@@ -527,6 +648,15 @@ def _culprit(written: WrittenPlay, move: int | None) -> Span:
     return written.span
 
 
+def _playable(position: Position, dice: tuple[int, int], rules: Rules) -> bool:
+    """Whether some man can move with ``dice`` (else ``6-5:`` alone is an honest pass)."""
+    return any(play.steps or play.opponent_steps for play in legal_plays(position, dice, rules))
+
+
+def _rolls(rolls: Sequence[tuple[int, int]]) -> str:
+    return ", ".join(f"{high}-{low}" for high, low in rolls)
+
+
 def _playable_roll(position: Position, rules: Rules) -> tuple[int, int] | None:
     """A roll with at least one legal step from ``position``, if there is one."""
     for high in range(6, 0, -1):
@@ -602,6 +732,25 @@ def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
     start = Position.start(chosen).with_turn(first_side)
     prime_seen: dict[Side, bool] = {"white": False, "black": False}
     game = ReplayedGame(record, chosen, [], errors, start, None, 0, prime_seen)
+    if POSITION_TAG in record.tags and not record.errors:
+        try:
+            game.set_position = game.final = start = Position.from_tag(
+                record.tags[POSITION_TAG], chosen
+            )
+        except PositionError as impossible:
+            span = record.tag_spans.get(POSITION_TAG)
+            errors.append(
+                ReplayError(
+                    "bad-position",
+                    f"the [Position] tag sets no position a game can start from: "
+                    f"{impossible.message}",
+                    file=record.file,
+                    game=record.index,
+                    line=span.line if span else None,
+                    column=span.column if span else None,
+                )
+            )
+            return game
     if record.errors:
         # A record that did not parse is kept with its syntax errors; its plays are not trusted.
         return game
@@ -650,3 +799,45 @@ def _check_result(game: ReplayedGame, replayer: _Replayer) -> None:
                 span,
             )
         )
+
+
+#: the comment ``fmt`` writes after a play without dice: its inferred roll, or the candidates
+_INFERRED = re.compile(r"\([1-6]-[1-6](?: or [1-6]-[1-6])*\)\Z")
+
+
+def inferred_text(rolls: Sequence[tuple[int, int]]) -> str:
+    """How a play's inferred roll is shown: ``(6-5)``, or ``(5-1 or 4-2 or 3-3)`` when the
+    steps leave it open (docs/notation.md, "Plays without dice")."""
+    return "(" + " or ".join(f"{high}-{low}" for high, low in rolls) + ")"
+
+
+def with_inferred_dice(game: ReplayedGame, fill: bool = False) -> GameRecord:
+    """The record with each dice-less play's inferred roll shown, as ``fmt`` writes it.
+
+    The roll is shown as a comment after the play (``24/18 18/13 {(6-5)}``), which reads back
+    as a comment: the record stays a record without dice, and ``fmt`` stays idempotent (an
+    earlier such comment is replaced). ``fill`` writes a unique roll in as the play's dice
+    (``fmt --fill-dice``); a play whose roll is left open keeps its candidates shown.
+    """
+
+    def line(plies: Sequence[ReplayedPly]) -> list[WrittenPlay]:
+        plays = []
+        for ply in plies:
+            written = ply.written
+            variations = tuple(tuple(line(branch)) for branch in ply.variations)
+            if variations:
+                written = replace(written, variations=variations)
+            if written.dice is None and written.moves and ply.rolls:
+                kept = tuple(c for c in written.comments if not _INFERRED.match(c))
+                if fill and len(ply.rolls) == 1:
+                    written = replace(written, dice=ply.rolls[0], comments=kept)
+                else:
+                    shown = (inferred_text(ply.rolls),)
+                    written = replace(written, comments=shown + kept)
+            plays.append(written)
+        return plays
+
+    record = game.record
+    if not game.plies:
+        return record
+    return replace(record, plays=line(game.plies) + record.plays[len(game.plies) :])

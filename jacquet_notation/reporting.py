@@ -28,7 +28,8 @@ def describe_error(game: ReplayedGame | None, record: GameRecord, error: Jacquet
         if ply is not None:
             written = ply.written
             dice = f"{written.dice[0]}-{written.dice[1]}" if written.dice else "no dice"
-            text = " ".join(m.notation() for m in written.moves) or "pass"
+            text = " ".join(m.notation() for m in written.moves)
+            text = text or ("(no play written)" if written.is_bare_roll else "pass")
             if written.opponent_moves:  # Versailles: the opponent's share, as written
                 share = " ".join(m.notation() for m in written.opponent_moves)
                 text = f"{text} + {share}" if written.moves else f"+ {share}"

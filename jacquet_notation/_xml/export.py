@@ -215,7 +215,9 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
 
         attached: set[int] = set()
         write(inner)
-        with element(PLAYS):
+        # a game from a [Position] tag: the key of the position it starts from
+        start = game.set_position
+        with element(PLAYS, {"start-position": start.key()} if start is not None else {}):
             if record.plays:
                 _write_line(xf, record.plays, game.plies, attached, depth + 2)
                 write(inner)
@@ -285,6 +287,9 @@ def _write_line(
         dice = written.dice
         if dice is not None:
             attributes["dice"] = _DICE_TEXT.get(dice) or f"{dice[0]}-{dice[1]}"
+        if dice is None and ply is not None and ply.rolls:
+            # a play without dice: the roll inferred, or the rolls it leaves open
+            attributes["rolls"] = " ".join(f"{high}-{low}" for high, low in ply.rolls)
         if written.annotation:
             attributes["annotation"] = written.annotation
         if written.action is not None:

@@ -13,7 +13,14 @@ import sqlite_utils
 
 from . import store
 from .rows import DerivedGame, derive, reread
-from .schema import SCHEMA_VERSION, VIEWS, create_game_list, create_matches, create_schema
+from .schema import (
+    SCHEMA_VERSION,
+    VIEWS,
+    create_game_list,
+    create_matches,
+    create_schema,
+    create_views,
+)
 from .store import ArchiveError, Store
 
 #: the first bytes of every SQLite file
@@ -122,6 +129,8 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_2_to_3(db)
             if version < 4:
                 _migrate_3_to_4(db)
+            if version < 5:
+                _migrate_4_to_5(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -167,6 +176,17 @@ def _migrate_3_to_4(db: sqlite_utils.Database) -> None:
     db.execute("DROP VIEW IF EXISTS player_matches")
     db.create_view("player_matches", VIEWS["player_matches"].strip())
     store.refresh_matches(db.conn)
+
+
+def _migrate_4_to_5(db: sqlite_utils.Database) -> None:
+    """Version 5 marks the games that start from a set position: ``games.start_key``.
+
+    Before it a ``[Position]`` tag was not read (its game was replayed from the start), so the
+    column starts empty; ``jacquet rebuild`` re-derives such games (docs/archive.md).
+    """
+    if "start_key" not in db.table("games").columns_dict:
+        db.execute("ALTER TABLE games ADD COLUMN start_key TEXT")
+    create_views(db, replace=True)  # opening_rolls leaves out games from a set position
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

@@ -244,6 +244,8 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
             last_turn = turn
         written_dice = written.dice
         dice = dice_text[written_dice[0]][written_dice[1]] if written_dice else None
+        if dice is None and len(ply.rolls) == 1:  # a play without dice: its one roll inferred
+            dice = dice_text[ply.rolls[0][0]][ply.rolls[0][1]]
         key_before = key_after = steps = moved = shared = None
         if not stopped:
             before = ply.before
@@ -310,8 +312,10 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
                     1,
                 )
                 reached[key_after] = last_info
-            else:
+            elif ply.after is None:
                 stopped = True
+            # else a missing play the game goes on from (replay.py): the next ply's position
+            # is read afresh, as its ``before`` is not the last play's result
         note = None
         if written.comments or written.comments_before:
             notes = written.comments_before + written.comments
@@ -344,7 +348,8 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
                 _cube_text(written) if written.is_cube_action else None,
             )
         )
-    if not game.plies and not record.errors:
+    refused_start = record.starts_elsewhere and game.set_position is None  # a bad [Position]
+    if not game.plies and not record.errors and not refused_start:
         start = _start_row(game.final)
         reached[start[0]] = start
         final_key = start[0]
@@ -383,6 +388,7 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         "game_index": record.index,
         "line": record.span.line or 1,
         "import_id": import_id,
+        "start_key": game.set_position.key() if game.set_position is not None else None,
     }
     return DerivedGame(row, turns, reached, record.index, record.span.line or 1, status, messages)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite_utils
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -49,6 +49,9 @@ GAME_COLUMNS: tuple[str, ...] = (
     "game_index",
     "line",
     "import_id",
+    # version 5: the key of the position a [Position] tag sets (NULL: the rules' start), last
+    # so that a migrated archive's games have the columns of a new one, in the same order
+    "start_key",
 )
 _GAME_TYPES: dict[str, type] = {
     column: int
@@ -124,7 +127,7 @@ SELECT t.dice AS dice, t.steps AS first_play, count(*) AS games,
   sum(CASE WHEN g.winner = 'black' THEN 1 ELSE 0 END) AS black_wins,
   sum(CASE WHEN g.winner IS NULL THEN 1 ELSE 0 END) AS unfinished
 FROM turns t JOIN games g ON g.id = t.game_id
-WHERE t.ply = 1 AND g.status = 'valid'
+WHERE t.ply = 1 AND g.status = 'valid' AND g.start_key IS NULL
 GROUP BY t.dice, t.steps""",
     "player_matches": """
 SELECT p.id AS player_id, p.name AS name,
@@ -254,6 +257,12 @@ def create_matches(db: sqlite_utils.Database) -> None:
         db.table("matches").create_index([column], if_not_exists=True)
 
 
+def create_views(db: sqlite_utils.Database, replace: bool = False) -> None:
+    """The views (``replace``: made again, as a migration that changes one needs)."""
+    for name, sql in VIEWS.items():
+        db.create_view(name, sql.strip(), replace=replace)
+
+
 def create_schema(db: sqlite_utils.Database) -> None:
     """Create every table, index, search index and view (inside the caller's transaction)."""
     db.table("imports").create(
@@ -339,7 +348,6 @@ def create_schema(db: sqlite_utils.Database) -> None:
     )
     for table in ("players", "events", "sources"):
         db.table(table).enable_fts(["name"], create_triggers=True)
-    for name, sql in VIEWS.items():
-        db.create_view(name, sql.strip())
+    create_views(db)
     create_game_list(db)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -60,6 +60,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "game_index": "Its place in that file (1 = first)",
         "line": "The line of that file where it starts",
         "import_id": "The import that brought it in",
+        "start_key": "The position a [Position] tag set the game to start from; empty: the start",
     },
     "turns": {
         "game_id": "The game",

@@ -22,7 +22,7 @@ import click
 
 from ..errors import NotationError
 from ..notation import read_games, write_game
-from ..replay import replay
+from ..replay import replay, with_inferred_dice
 from ..reporting import describe_error
 from ..sources import STDIN, UnreadablePath, open_source, record_files, source_name
 from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, echo, with_context
@@ -44,7 +44,12 @@ def _source(text: str, first_line: int, line: int | None) -> str | None:
 
 
 def _formatted(
-    stream: IO[bytes], name: str, encoding: str, check: bool, problems: list[_Problem]
+    stream: IO[bytes],
+    name: str,
+    encoding: str,
+    check: bool,
+    problems: list[_Problem],
+    fill_dice: bool = False,
 ) -> Iterator[str]:
     """The canonical text of each game of a file, or its own text where it has errors."""
     for record in read_games(stream, name, encoding=encoding):
@@ -60,6 +65,8 @@ def _formatted(
                 source = _source(record.text, record.span.line, illegal.line)
                 message = describe_error(game, record, illegal)
                 problems.append(_Problem(message, source, illegal.column))
+            # plays without dice: their inferred rolls shown, or with --fill-dice written in
+            record = with_inferred_dice(game, fill_dice)
         yield write_game(record)
 
 
@@ -77,7 +84,14 @@ def _formatted(
     is_flag=True,
     help="Do not replay the games: illegal plays are then neither reported nor counted.",
 )
-def fmt(files: tuple[str, ...], write: bool, encoding: str, no_check: bool) -> None:
+@click.option(
+    "--fill-dice",
+    is_flag=True,
+    help="Write the roll inferred for each play without dice in as its dice (where unique).",
+)
+def fmt(
+    files: tuple[str, ...], write: bool, encoding: str, no_check: bool, fill_dice: bool
+) -> None:
     """Write game records in the canonical layout, to stdout or (with --write) in place.
 
     FILES are files, folders (their .jqt, .jacquet, .txt and .mat files, as validate reads them)
@@ -87,6 +101,8 @@ def fmt(files: tuple[str, ...], write: bool, encoding: str, no_check: bool) -> N
     listed on stderr as file:line:col: message. A game whose plays are illegal is formatted all
     the same, and each illegal play is listed as validate lists it (unless --no-check). Exit
     code 1 if any game had errors or illegal plays, 2 if a file could not be read or written.
+    A play written without dice (under [Dice "omitted"]) is followed by its inferred roll as a
+    comment, {(6-5)}; --fill-dice writes a unique roll in as the play's dice instead.
 
     \b
     Example:
@@ -107,10 +123,12 @@ def fmt(files: tuple[str, ...], write: bool, encoding: str, no_check: bool) -> N
                 status = EXIT_USAGE
                 continue
             if write:
-                _rewrite(path, encoding, not no_check, problems)
+                _rewrite(path, encoding, not no_check, problems, fill_dice)
             else:
                 with open_source(path) as stream:
-                    _to_stdout(stream, source_name(path), encoding, not no_check, problems)
+                    _to_stdout(
+                        stream, source_name(path), encoding, not no_check, problems, fill_dice
+                    )
         except NotationError as error:  # the file as a whole: not text, an unknown encoding
             problems.append(_Problem(str(error).splitlines()[0]))
         except OSError as error:
@@ -129,23 +147,30 @@ def fmt(files: tuple[str, ...], write: bool, encoding: str, no_check: bool) -> N
 
 
 def _to_stdout(
-    stream: IO[bytes], name: str, encoding: str, check: bool, problems: list[_Problem]
+    stream: IO[bytes],
+    name: str,
+    encoding: str,
+    check: bool,
+    problems: list[_Problem],
+    fill_dice: bool = False,
 ) -> None:
     """The formatted games, as the record text they are (never escaped), on stdout."""
     out = sys.stdout.buffer
     first = True
-    for text in _formatted(stream, name, encoding, check, problems):
+    for text in _formatted(stream, name, encoding, check, problems, fill_dice):
         out.write((text if first else "\n" + text).encode("utf-8"))
         first = False
     out.flush()
 
 
-def _rewrite(path: str, encoding: str, check: bool, problems: list[_Problem]) -> None:
+def _rewrite(
+    path: str, encoding: str, check: bool, problems: list[_Problem], fill_dice: bool = False
+) -> None:
     """Format a file into a temporary file beside it, then put it in place in one step."""
     buffer = io.StringIO()
     first = True
     with open(path, "rb") as stream:
-        for text in _formatted(stream, path, encoding, check, problems):
+        for text in _formatted(stream, path, encoding, check, problems, fill_dice):
             buffer.write(text if first else "\n" + text)
             first = False
     target = Path(path)

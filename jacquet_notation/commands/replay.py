@@ -11,7 +11,7 @@ from ..board import render_text
 from ..board_terms import side_name
 from ..notation import read_games
 from ..position import Position
-from ..replay import ReplayedPly
+from ..replay import ReplayedPly, inferred_text
 from ..replay import replay as replay_game
 from ..rules import RULESET_NAMES, Rules
 from ..sources import unreadable_reason
@@ -22,9 +22,13 @@ from ._common import EXIT_INVALID, CleanError, domain_errors, echo
 def _heading(ply: ReplayedPly) -> str:
     written = ply.written
     side = side_name(written.side)
-    dice = f"{written.dice[0]}-{written.dice[1]}" if written.dice else "-"
+    if written.dice:
+        dice = f"{written.dice[0]}-{written.dice[1]}"
+    else:  # left out: the roll inferred, or its candidates (docs/notation.md)
+        dice = inferred_text(ply.rolls) if ply.rolls else "-"
     played = ply.play.notation() if ply.play is not None else ""
-    as_written = " ".join(m.notation() for m in written.moves) or "pass"
+    as_written = " ".join(m.notation() for m in written.moves)
+    as_written = as_written or ("(no play written)" if written.is_bare_roll else "pass")
     resolved = f"  (as played: {played})" if played and played != as_written else ""
     number = f"{written.turn}." if written.side == "white" else f"{written.turn}..."
     return f"{number} {side} {dice}: {as_written}{resolved}"
@@ -70,7 +74,8 @@ def replay(
         game = replay_game(record, rules)
     shown: Position = game.plies[0].before if game.plies else game.final
     if turn is None or turn == 0:
-        echo(f"Start ({game.rules.name})")
+        start = "set by the [Position] tag, " if game.set_position is not None else ""
+        echo(f"Start ({start}{game.rules.name})")
         click.echo(render_text(shown))
     for ply in game.plies:
         if turn is not None and ply.written.turn != turn:
@@ -81,6 +86,8 @@ def replay(
             reason = ply.error.message if ply.error is not None else "not replayed"
             echo(f"  cannot be played: {reason}")
             break
+        if ply.error is not None:  # a missing play: the game goes on from the one that fits
+            echo(f"  {ply.error.message}")
         shown = ply.after
         click.echo(render_text(shown))
     if turn is None:

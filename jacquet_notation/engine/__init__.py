@@ -10,7 +10,8 @@ read once for the inline paths), :mod:`.steps` (one turn's context: which men ma
 structural rules), :mod:`.search` (every legal play), :mod:`.shares` (Versailles: the opponent's
 share of the dice the mover could not use, whole turns), :mod:`.quick` (validation's common case,
 inline), :mod:`.validate` (the careful path), :mod:`.explain` (why a play is illegal, in a
-player's words), :mod:`.scoring` (applying plays, game end, points).
+player's words), :mod:`.scoring` (applying plays, game end, points), :mod:`.rolls` (the rolls a play
+written without dice fits).
 """
 
 from .plays import Play, Step, dice_steps
@@ -18,14 +19,21 @@ from .scoring import apply_play, holds_prime, score, winner
 from .search import legal_plays
 from .validate import validate_play
 
+# isort: split
+# rolls after validate: imported first, it would enter the search/shares/quick cycle midway
+from .rolls import ROLLS, rolls_for_play, why_no_roll
+
 __all__ = [
+    "ROLLS",
     "Play",
     "Step",
     "apply_play",
     "dice_steps",
     "holds_prime",
     "legal_plays",
+    "rolls_for_play",
     "score",
     "validate_play",
+    "why_no_roll",
     "winner",
 ]

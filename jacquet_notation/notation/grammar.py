@@ -80,7 +80,7 @@ class _Lexer(Lexer):
         "{": ("COMMENT",),
         ";": ("COMMENT",),
         "!": ("ANNOTATION",),
-        "?": ("ANNOTATION",),
+        "?": ("PLAY", "ANNOTATION"),  # "?-?: 24/18" (a roll not given) begins a play
         "$": ("NAG",),
         "(": ("LPAR",),
         ")": ("RPAR",),

@@ -10,7 +10,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..errors import NotationError
-from ..record import BAR, Action, GameRecord, Move, Side, Span, WrittenPlay
+from ..record import BAR, UNKNOWN_ROLL, Action, GameRecord, Move, Side, Span, WrittenPlay
 from .grammar import _Variation, parser, slips
 from .words import (
     _DICE,
@@ -60,7 +60,7 @@ _REST_OF_LINE = re.compile(r"[^\n]{1,30}")
 class _Numbering:
     """Whose play comes next, and in which turn: plays alternate, turn numbers are checked."""
 
-    __slots__ = ("pending", "side", "turn")
+    __slots__ = ("free", "pending", "side", "turn")
 
     def __init__(self, turn: int, side: Side) -> None:
         self.turn = turn
@@ -68,6 +68,8 @@ class _Numbering:
         #: a turn number that no play has followed yet (its token and offset in it), so that a
         #: number standing alone ("1." as a whole game, "2... 3.") is reported, not dropped
         self.pending: tuple[Token, int] | None = None
+        #: the first turn number may be any (a game from a set position); False once read
+        self.free = False
 
     def accepts(self) -> list[str]:
         if self.side == "white":
@@ -85,6 +87,8 @@ class _GameReader:
         self.index = index
         self.errors: list[NotationError] = []
         self._lines: list[str] | None = None
+        #: plays may be written without dice (the record's [Dice "omitted"])
+        self.dice_omitted = False
 
     # -- errors ----------------------------------------------------------------------------
 
@@ -198,6 +202,12 @@ class _GameReader:
                 record.comments.append(_comment_text(item))
             position += 1
         rest = items[position:]
+        # A game from a set position may begin at any turn; its plays may leave their dice out
+        # when its tags say so (docs/notation.md, "Set positions", "Plays without dice").
+        self.dice_omitted = record.dice_omitted
+        if numbering is None and record.starts_elsewhere:
+            numbering = _Numbering(1, "white")
+            numbering.free = True
         result_at = next(
             (i for i, it in enumerate(rest) if isinstance(it, Token) and it.type == "RESULT"),
             len(rest),
@@ -517,7 +527,8 @@ class _GameReader:
                 else:
                     # Steps with no dice before them: the grammar lets them through, so that the
                     # message can say what is missing.
-                    self.slip("steps-without-dice", word, *self.where(token, at))
+                    if not self.dice_omitted:
+                        self.slip("steps-without-dice", word, *self.where(token, at))
                     dice = None
                     self.step(token, at, word, moves)
         if moves is not None:
@@ -547,7 +558,9 @@ class _GameReader:
         numbering.pending = (token, at)
         self.lone_turn_number(numbering, found)
 
-    def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int]:
+    def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int] | None:
+        if piece.group().startswith(UNKNOWN_ROLL):
+            return None  # "?-?:": the roll not given, the replay infers it from the steps
         first, second = dice_numbers(piece.group())
         high, low = _number(first), _number(second)
         if not (1 <= high <= 6 and 1 <= low <= 6):
@@ -563,6 +576,11 @@ class _GameReader:
     ) -> None:
         digits, black = turn_number_digits(piece.group())
         number = _number(digits)
+        if numbering.free and (numbering.turn, numbering.side) == (1, "white"):
+            # nothing played yet: the fragment's first number is whatever it is
+            numbering.free = False
+            numbering.turn, numbering.side = number, "black" if black else "white"
+            return
         if (
             number == numbering.turn
             and not variation_start

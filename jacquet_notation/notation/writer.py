@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..record import GameRecord, WrittenPlay
+from ..record import UNKNOWN_ROLL, GameRecord, WrittenPlay
 from .decoding import _TAG_START
 
 #: tags in the order the writer puts them; any other tag follows, in the order it was written,
@@ -34,13 +34,20 @@ def _ordered_tags(tags: dict[str, str]) -> list[str]:
     return head + middle + tail
 
 
-def _play_text(play: WrittenPlay) -> str:
+def _play_text(play: WrittenPlay, steps_alone: bool = False) -> str:
     if play.action is not None and play.action != "unknown":
         text = play.action if play.cube is None else f"{play.action} {play.cube}"
     elif play.action == "unknown" and play.dice is not None:
         text = f"{play.dice[0]}-{play.dice[1]}: unknown"
+    elif play.dice is None and play.moves:  # a play whose dice the record leaves out
+        # steps alone under [Dice "omitted"]; else the per-play form, the roll written unknown
+        text = " ".join([move.notation() for move in play.moves])
+        if not steps_alone:
+            text = f"{UNKNOWN_ROLL}: {text}"
     elif play.dice is None:
         text = "pass"
+    elif play.is_bare_roll:  # kept bare: a pass or a forgotten play, which the replay tells
+        text = f"{play.dice[0]}-{play.dice[1]}:"
     else:
         text = f"{play.dice[0]}-{play.dice[1]}:"
         if play.moves:
@@ -55,12 +62,18 @@ def _play_text(play: WrittenPlay) -> str:
     return text
 
 
-def _line_pieces(plays: Iterable[WrittenPlay], top: bool) -> list[str]:
+def _line_pieces(plays: Iterable[WrittenPlay], top: bool, steps_alone: bool = False) -> list[str]:
     """The pieces of a line of play; at the top, "\\n" pieces break it into one turn a line."""
     pieces: list[str] = []
     previous: WrittenPlay | None = None
     for play in plays:
-        interrupted = previous is None or bool(previous.comments or previous.variations)
+        # a play without dice begins and ends only at a turn number: Black's is numbered there
+        interrupted = (
+            previous is None
+            or bool(previous.comments or previous.variations)
+            or (previous.dice is None and bool(previous.moves))
+            or (play.dice is None and bool(play.moves))
+        )
         if play.side == "white":
             number = f"{play.turn}."
         elif (
@@ -78,11 +91,11 @@ def _line_pieces(plays: Iterable[WrittenPlay], top: bool) -> list[str]:
             pieces.append(_comment(comment))
         if number:
             pieces.append(number)
-        pieces.append(_play_text(play))
+        pieces.append(_play_text(play, steps_alone))
         pieces.extend(f"${nag}" for nag in play.nags)
         pieces.extend(_comment(comment) for comment in play.comments)
         for variation in play.variations:
-            pieces.append("(" + _join(_line_pieces(variation, top=False)) + ")")
+            pieces.append("(" + _join(_line_pieces(variation, False, steps_alone)) + ")")
         previous = play
     return pieces
 
@@ -107,7 +120,7 @@ def write_game(record: GameRecord) -> str:
     """
     lines = [f'[{name} "{_escape(record.tags[name])}"]' for name in _ordered_tags(record.tags)]
     body = [_comment(comment).rstrip("\n") for comment in record.comments]
-    moves = _join(_line_pieces(record.plays, top=True))
+    moves = _join(_line_pieces(record.plays, True, record.dice_omitted))
     if moves:
         body.append(moves.rstrip("\n"))
     if record.result is not None:
