@@ -25,7 +25,7 @@ from helpers import ROOT, build_archive, make_corpus, query, serving
 pytestmark = [pytest.mark.slow]
 
 #: pages fetched at most: the corpus archive has about 250 patterns
-BUDGET = 600
+BUDGET = 1200
 #: the plugin's pages whose last segment is an id or a key
 _PLUGIN_PAGE = re.compile(r"/-/(game|position|player|event|source)/[^/?]+")
 #: a table of SQLite's full-text index: ``games_fts``, ``games_fts_idx``, …
