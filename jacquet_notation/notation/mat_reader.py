@@ -143,6 +143,13 @@ class _MatGame:
         ``side_of`` is where Player 2's column begins: a ply starting there, or after another
         ply of the line, is Black's; the one before, White's.
         """
+        quick = self.quick_pieces(row, text, start, side_of, turn)
+        if quick is not None:
+            return quick
+        return self.scan_pieces(row, text, start, side_of, turn)
+
+    def scan_pieces(self, row: int, text: str, start: int, side_of: int, turn: int) -> list[_Piece]:
+        """:meth:`pieces` by the pattern of every piece: any line, its errors reported."""
         found: list[_Piece] = []
         matches = list(_PIECES.finditer(text, start))
         at = 0
@@ -203,6 +210,68 @@ class _MatGame:
                 expected = "dice such as 53:, Doubles => 2, Takes, Drops or Wins 1 point"
                 self.error(expected, match.group(kind)[:30], row, column)
         return found
+
+    def quick_pieces(
+        self, row: int, text: str, start: int, side_of: int, turn: int
+    ) -> list[_Piece] | None:
+        """The pieces of a line made only of rolls and well-formed move words (nearly every
+        line: ``12) 53: 8/3 6/3    64: 24/18 13/9``), as :meth:`pieces` would read them; None
+        for any other line, which :meth:`pieces` then scans in full.
+
+        Words split at whitespace, as the scan skips it; a word is then either a roll of
+        ``_ROLLS`` or a move word whose shape ``_shape`` accepts, so that neither can be read as
+        anything else and no error can arise. This skips the pattern of every piece, which
+        most of the reading time went to (bench/mat.py).
+        """
+        found: list[_Piece] = []
+        line = self.first_line + row
+        rolls = _ROLLS
+        shapes = _SHAPES
+        new = _new_tuple
+        at = start
+        column = -1  # where the roll of the play being read starts (-1: none yet)
+        side: Side = "white"
+        dice: tuple[int, int] = (0, 0)
+        moves: list[Move] = []
+        end = 0
+        for word in text[start:].split():
+            where = text.find(word, at)
+            at = where + len(word)
+            rolled = rolls.get(word)
+            if rolled is not None:
+                if column >= 0:
+                    found.append(self.quick_play(line, text, column, end, side, turn, dice, moves))
+                side = "black" if found or where >= side_of - 3 else "white"
+                column, dice, moves, end = where, rolled, [], at
+                continue
+            shape = shapes.get(word)
+            if shape is None:
+                shape = _shape(word)
+            if not shape or column < 0:
+                return None
+            span = new(Span, (line, where + 1, line, at))
+            for move in shape:
+                moves.append(new(Move, (*move, span)))
+            end = at
+        if column >= 0:
+            found.append(self.quick_play(line, text, column, end, side, turn, dice, moves))
+        return found
+
+    @staticmethod
+    def quick_play(
+        line: int,
+        text: str,
+        column: int,
+        end: int,
+        side: Side,
+        turn: int,
+        dice: tuple[int, int],
+        moves: list[Move],
+    ) -> _Piece:
+        """The piece of one play read by :meth:`quick_pieces`, as :meth:`pieces` builds it."""
+        span = _new_tuple(Span, (line, column + 1, line, end))
+        play = _new_play(side, turn, dice, tuple(moves), text[column:end], span)
+        return _new_tuple(_Piece, (column, "ply", play, 0))
 
     def dice(self, row: int, column: int, rolled: str) -> tuple[int, int]:
         """The dice of a roll word that is not two dice from 1 to 6 (an error, reported)."""
