@@ -388,13 +388,22 @@ class _MatGame:
                 # either column): the winner is the side of "Wins".
                 right = piece.column >= side_of - 3
                 side: Side = "black" if on_line or right else "white"
-                found = text[piece.column :][:30].strip()
                 if piece.kind == "number":
                     if piece.points != number:  # Galaxy repeats a line's number inside it
-                        self.error(f"the line's number {number})", found, row, piece.column)
+                        self.error(
+                            f"the line's number {number})",
+                            _found(text, piece.column),
+                            row,
+                            piece.column,
+                        )
                     continue
                 if won is not None or (lost is not None and piece.kind != "wins"):
-                    self.error("nothing after the end of the game", found, row, piece.column)
+                    self.error(
+                        "nothing after the end of the game",
+                        _found(text, piece.column),
+                        row,
+                        piece.column,
+                    )
                     return
                 if piece.kind == "wins":
                     won = ("black" if right else "white", piece.points)
@@ -404,7 +413,9 @@ class _MatGame:
                     continue
                 on_line += 1
                 if on_line > 2:
-                    self.error("at most two plays on a line", found, row, piece.column)
+                    self.error(
+                        "at most two plays on a line", _found(text, piece.column), row, piece.column
+                    )
                     break
                 assert piece.play is not None
                 if numbered is None:
@@ -447,6 +458,11 @@ _ROLLS = {f"{a}{b}:": (max(a, b), min(a, b)) for a in range(1, 7) for b in range
 #: the moves of each well-formed move word met so far (start, end, count, hit); () for a word
 #: with something wrong in it, which :meth:`_MatGame.bad_move` then reports
 _SHAPES: dict[str, tuple[tuple[int, int, int, bool], ...]] = {}
+
+
+def _found(text: str, column: int) -> str:
+    """What an error at ``column`` of a line found (worked out only once an error is told)."""
+    return text[column:][:30].strip()
 
 
 def _point(name: str) -> int:
@@ -527,6 +543,11 @@ def read_header(
     return tags, spans, errors
 
 
+#: the tags and spans of the last header read, by its text: every game of a match file has the
+#: same header, read once (the reader copies them into each record, never changes them)
+_LAST_HEADER: dict[str, tuple[dict[str, str], dict[str, Span]]] = {}
+
+
 def parse_mat_game(
     text: str, first_line: int, file: str | None, index: int, preamble: str
 ) -> GameRecord:
@@ -537,7 +558,13 @@ def parse_mat_game(
     the file (its span starts at line 1): read again alone (the archive's rebuild, fmt's copy
     of a game with errors), it is the same game of a match file, at the same lines.
     """
-    tags, spans, header_errors = read_header(preamble, file, index)
+    cached = _LAST_HEADER.get(preamble) if index > 1 else None
+    if cached is None:
+        tags, spans, header_errors = read_header(preamble, file, index)
+        _LAST_HEADER.clear()  # one match's header: its games come one after another
+        _LAST_HEADER[preamble] = (tags, spans)
+    else:  # the header's errors are told with game 1 only, so a later game has none
+        tags, spans, header_errors = cached[0], cached[1], []
     reader = _MatGame(file, index, first_line, text.split("\n"))
     reader.errors.extend(header_errors)
     record = reader.read(tags, spans)
