@@ -143,6 +143,13 @@ class _MatGame:
         ``side_of`` is where Player 2's column begins: a ply starting there, or after another
         ply of the line, is Black's; the one before, White's.
         """
+        quick = self.quick_pieces(row, text, start, side_of, turn)
+        if quick is not None:
+            return quick
+        return self.scan_pieces(row, text, start, side_of, turn)
+
+    def scan_pieces(self, row: int, text: str, start: int, side_of: int, turn: int) -> list[_Piece]:
+        """:meth:`pieces` by the pattern of every piece: any line, its errors reported."""
         found: list[_Piece] = []
         matches = list(_PIECES.finditer(text, start))
         at = 0
@@ -203,6 +210,68 @@ class _MatGame:
                 expected = "dice such as 53:, Doubles => 2, Takes, Drops or Wins 1 point"
                 self.error(expected, match.group(kind)[:30], row, column)
         return found
+
+    def quick_pieces(
+        self, row: int, text: str, start: int, side_of: int, turn: int
+    ) -> list[_Piece] | None:
+        """The pieces of a line made only of rolls and well-formed move words (nearly every
+        line: ``12) 53: 8/3 6/3    64: 24/18 13/9``), as :meth:`pieces` would read them; None
+        for any other line, which :meth:`pieces` then scans in full.
+
+        Words split at whitespace, as the scan skips it; a word is then either a roll of
+        ``_ROLLS`` or a move word whose shape ``_shape`` accepts, so that neither can be read as
+        anything else and no error can arise. This skips the pattern of every piece, which
+        most of the reading time went to (bench/mat.py).
+        """
+        found: list[_Piece] = []
+        line = self.first_line + row
+        rolls = _ROLLS
+        shapes = _SHAPES
+        new = _new_tuple
+        at = start
+        column = -1  # where the roll of the play being read starts (-1: none yet)
+        side: Side = "white"
+        dice: tuple[int, int] = (0, 0)
+        moves: list[Move] = []
+        end = 0
+        for word in text[start:].split():
+            where = text.find(word, at)
+            at = where + len(word)
+            rolled = rolls.get(word)
+            if rolled is not None:
+                if column >= 0:
+                    found.append(self.quick_play(line, text, column, end, side, turn, dice, moves))
+                side = "black" if found or where >= side_of - 3 else "white"
+                column, dice, moves, end = where, rolled, [], at
+                continue
+            shape = shapes.get(word)
+            if shape is None:
+                shape = _shape(word)
+            if not shape or column < 0:
+                return None
+            span = new(Span, (line, where + 1, line, at))
+            for move in shape:
+                moves.append(new(Move, (*move, span)))
+            end = at
+        if column >= 0:
+            found.append(self.quick_play(line, text, column, end, side, turn, dice, moves))
+        return found
+
+    @staticmethod
+    def quick_play(
+        line: int,
+        text: str,
+        column: int,
+        end: int,
+        side: Side,
+        turn: int,
+        dice: tuple[int, int],
+        moves: list[Move],
+    ) -> _Piece:
+        """The piece of one play read by :meth:`quick_pieces`, as :meth:`pieces` builds it."""
+        span = _new_tuple(Span, (line, column + 1, line, end))
+        play = _new_play(side, turn, dice, tuple(moves), text[column:end], span)
+        return _new_tuple(_Piece, (column, "ply", play, 0))
 
     def dice(self, row: int, column: int, rolled: str) -> tuple[int, int]:
         """The dice of a roll word that is not two dice from 1 to 6 (an error, reported)."""
@@ -319,13 +388,22 @@ class _MatGame:
                 # either column): the winner is the side of "Wins".
                 right = piece.column >= side_of - 3
                 side: Side = "black" if on_line or right else "white"
-                found = text[piece.column :][:30].strip()
                 if piece.kind == "number":
                     if piece.points != number:  # Galaxy repeats a line's number inside it
-                        self.error(f"the line's number {number})", found, row, piece.column)
+                        self.error(
+                            f"the line's number {number})",
+                            _found(text, piece.column),
+                            row,
+                            piece.column,
+                        )
                     continue
                 if won is not None or (lost is not None and piece.kind != "wins"):
-                    self.error("nothing after the end of the game", found, row, piece.column)
+                    self.error(
+                        "nothing after the end of the game",
+                        _found(text, piece.column),
+                        row,
+                        piece.column,
+                    )
                     return
                 if piece.kind == "wins":
                     won = ("black" if right else "white", piece.points)
@@ -335,7 +413,9 @@ class _MatGame:
                     continue
                 on_line += 1
                 if on_line > 2:
-                    self.error("at most two plays on a line", found, row, piece.column)
+                    self.error(
+                        "at most two plays on a line", _found(text, piece.column), row, piece.column
+                    )
                     break
                 assert piece.play is not None
                 if numbered is None:
@@ -378,6 +458,11 @@ _ROLLS = {f"{a}{b}:": (max(a, b), min(a, b)) for a in range(1, 7) for b in range
 #: the moves of each well-formed move word met so far (start, end, count, hit); () for a word
 #: with something wrong in it, which :meth:`_MatGame.bad_move` then reports
 _SHAPES: dict[str, tuple[tuple[int, int, int, bool], ...]] = {}
+
+
+def _found(text: str, column: int) -> str:
+    """What an error at ``column`` of a line found (worked out only once an error is told)."""
+    return text[column:][:30].strip()
 
 
 def _point(name: str) -> int:
@@ -458,6 +543,11 @@ def read_header(
     return tags, spans, errors
 
 
+#: the tags and spans of the last header read, by its text: every game of a match file has the
+#: same header, read once (the reader copies them into each record, never changes them)
+_LAST_HEADER: dict[str, tuple[dict[str, str], dict[str, Span]]] = {}
+
+
 def parse_mat_game(
     text: str, first_line: int, file: str | None, index: int, preamble: str
 ) -> GameRecord:
@@ -468,7 +558,13 @@ def parse_mat_game(
     the file (its span starts at line 1): read again alone (the archive's rebuild, fmt's copy
     of a game with errors), it is the same game of a match file, at the same lines.
     """
-    tags, spans, header_errors = read_header(preamble, file, index)
+    cached = _LAST_HEADER.get(preamble) if index > 1 else None
+    if cached is None:
+        tags, spans, header_errors = read_header(preamble, file, index)
+        _LAST_HEADER.clear()  # one match's header: its games come one after another
+        _LAST_HEADER[preamble] = (tags, spans)
+    else:  # the header's errors are told with game 1 only, so a later game has none
+        tags, spans, header_errors = cached[0], cached[1], []
     reader = _MatGame(file, index, first_line, text.split("\n"))
     reader.errors.extend(header_errors)
     record = reader.read(tags, spans)
