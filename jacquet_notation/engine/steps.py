@@ -244,6 +244,11 @@ class Context:
         block_rule = facts.block_rule
         limits = most_points < 6 or most_men < MEN
         half = HALF_BOARD_SHIFT
+        # return-men without hitting: problem()'s only clause that a run can break, inline (the
+        # opponent's rearmost man is fixed for the turn); the worst Versailles calls are squared
+        # doubles whose hundreds of final states mostly hold a run of six
+        return_men = block_rule and self.blocks == "return-men" and not hitting
+        return_ok, opp_rear = self.return_ok, self.opp_rear
         kept = {}
         # once per state: the .bits helpers (two_or_more, occupied, runs_of_six, rotate) inline
         for state, path in level.items():
@@ -263,10 +268,20 @@ class Context:
                 if runs and held & OWN_ONE_AND_TWO != OWN_ONE_AND_TWO:
                     continue
             elif block_rule:
-                held = ((held & LOW12) << half) | ((held & HIGH12) >> half)
-                runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20
-                if runs and self.problem(state, explain=False) is not None:
-                    continue
+                turned = ((held & LOW12) << half) | ((held & HIGH12) >> half)
+                runs = (
+                    turned & turned >> 4 & turned >> 8 & turned >> 12 & turned >> 16 & turned >> 20
+                )
+                if runs:
+                    if return_men:
+                        # a block (lowest window's top: location_of(runs & -runs) + 5) in front
+                        # of the opponent's rearmost man, without the return men
+                        if held & return_ok != return_ok and (
+                            opp_rear > ((runs & -runs).bit_length() >> 2) + 5
+                        ):
+                            continue
+                    elif self.problem(state, explain=False) is not None:
+                        continue
             kept[state] = path
         return kept
 
