@@ -222,6 +222,7 @@ def _reports(
     encoding: str,
     batch: int,
 ) -> Iterator[GameReport]:
+    """Each game's report, in file order, from the worker pool or this process."""
 
     def items() -> Iterator[GameChunk | GameReport]:
         for entry in record_files(paths):
