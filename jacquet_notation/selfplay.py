@@ -53,6 +53,9 @@ class SelfPlayGame:
     tied_leads: list[int] = field(default_factory=list)
 
 
+_SIDES: tuple[Side, Side] = ("white", "black")
+
+
 def play_game(
     rules: Rules,
     rng: random.Random,
@@ -84,7 +87,7 @@ def play_game(
         dice = _roll(rng)
     # the opening's turns, each (side, roll): the tied leads' doubles, then the lead's winner
     opening: list[tuple[Side, tuple[int, int]]] = [
-        (side, (die, die)) for die in tied for side in ("white", "black")
+        (side, (die, die)) for die in tied for side in _SIDES
     ]
     opening.append((first, dice))
     for number in range(max_turns):
