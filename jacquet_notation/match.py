@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from .board_terms import side_name
-from .engine import score
+from .engine import BACKGAMMON
 from .errors import MatchError
 from .position import Side, other
 from .record import GameRecord, Span
@@ -181,8 +181,9 @@ def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
     winner: Side = "white" if written[0] > 0 else "black"
     points = max(written)
     # What real servers write (docs/rules.md, "Matches"): at most the game's value (a drop's
-    # cube, a played-out game's 1, 2 or 3 times the cube, a resignation's up to what the position
-    # allows), or, when the game wins the match, anything from what the winner needed up.
+    # cube, a played-out game's 1, 2 or 3 times the cube, a resignation's 1, 2 or 3 times the cube
+    # whatever the position), or, when the game wins the match, anything from what the winner
+    # needed up.
     header = record.match_header()
     needed = None
     if header is not None and header.length and header.score is not None:
@@ -198,10 +199,12 @@ def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
     elif cube.offered is not None:
         return []  # a double left unanswered by a resignation: the loser gave up the game
     else:
-        right, value = winner, score(game.final, winner, game.rules) * cube.value
+        # a resignation scores what it states (RULES.md's backgammon ruleset): a single game, a
+        # gammon or a backgammon, whatever the position, as gnubg scores it too
+        right, value = winner, BACKGAMMON * cube.value
         why = (
-            f"{side_name(other(winner))} resigned with the cube at {cube.value}: at most "
-            f"{score(game.final, winner, game.rules)} x the cube in this position"
+            f"{side_name(other(winner))} resigned with the cube at {cube.value}: a resignation "
+            f"states at most a backgammon, {BACKGAMMON} x the cube"
         )
     wins_match = needed is not None and needed > 0 and points >= needed
     if right != winner or points < 1 or (points > value and not wins_match):

@@ -15,7 +15,7 @@ written without dice fits).
 """
 
 from .plays import Play, Step, dice_steps
-from .scoring import apply_play, holds_prime, score, winner
+from .scoring import BACKGAMMON, apply_play, holds_prime, score, winner
 from .search import legal_plays
 from .validate import validate_play
 
@@ -24,6 +24,7 @@ from .validate import validate_play
 from .rolls import ROLLS, rolls_for_play, why_no_roll
 
 __all__ = [
+    "BACKGAMMON",
     "ROLLS",
     "Play",
     "Step",

@@ -73,6 +73,10 @@ def holds_prime(position: Position, side: Side) -> bool:
     return bool(runs_of_six(held) or runs_of_six(rotate(held)))
 
 
+#: a backgammon's base score, the most a game scores under ``backgammon`` scoring before the cube
+BACKGAMMON = 3
+
+
 def score(
     position: Position, winner: Side, rules: Rules | None = None, prime_seen: bool = False
 ) -> int:
@@ -92,7 +96,7 @@ def score(
         counts = position.counts(loser)
         home = {Position.convert(p, winner, loser, position.direction) for p in range(1, 7)}
         if counts[BAR] or any(counts[point] for point in home):
-            return 3
+            return BACKGAMMON
         return 2
     if rules.scoring == "spanish":
         counts = position.counts(loser)
