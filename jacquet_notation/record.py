@@ -149,6 +149,13 @@ class WrittenPlay:
         return self.action is not None and self.action != "unknown"
 
     @property
+    def cube_words(self) -> str:
+        """A cube action as written canonically (``double 2``, ``take``); empty for a play."""
+        if not self.is_cube_action:
+            return ""
+        return f"{self.action} {self.cube}" if self.cube is not None else str(self.action)
+
+    @property
     def is_bare_roll(self) -> bool:
         """True for a roll written with nothing after it (``6-5:``): no step, no pass word.
 

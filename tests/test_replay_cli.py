@@ -78,3 +78,17 @@ def test_generate_each_ruleset(tmp_path: Path) -> None:
         result = CliRunner().invoke(main, ["generate", "-n", "2", "--rules", name])
         assert result.exit_code == 0
         assert f'[Rules "{name}"]' in result.output
+
+
+def test_replay_names_cube_actions_and_unknown_plays() -> None:
+    # a real Galaxy match: game 1's "Doubles => 2" / "Drops", and a roll whose play the Studio
+    # file does not give ("????"), each said as such, never as a pass
+    runner = CliRunner()
+    galaxy = CORPUS / "valid" / "backgammon-mat" / "galaxy-1988527.mat"
+    said = runner.invoke(main, ["replay", str(galaxy)]).output
+    assert "6. White: double 2\n" in said
+    assert "6... Black: drop\n" in said
+    assert ": pass" not in said
+    studio = CORPUS / "valid" / "backgammon-mat" / "studio-solnze-lasse.txt"
+    said = runner.invoke(main, ["replay", str(studio), "--game", "2"]).output
+    assert "31... Black 6-1: unknown (the record does not give the play)\n" in said

@@ -22,15 +22,19 @@ from ._common import EXIT_INVALID, CleanError, domain_errors, echo
 def _heading(ply: ReplayedPly) -> str:
     written = ply.written
     side = side_name(written.side)
+    number = f"{written.turn}." if written.side == "white" else f"{written.turn}..."
+    if written.is_cube_action:
+        return f"{number} {side}: {written.cube_words}"
     if written.dice:
         dice = f"{written.dice[0]}-{written.dice[1]}"
     else:  # left out: the roll inferred, or its candidates (docs/notation.md)
         dice = inferred_text(ply.rolls) if ply.rolls else "-"
     played = ply.play.notation() if ply.play is not None else ""
     as_written = " ".join(m.notation() for m in written.moves)
+    if written.action == "unknown":
+        as_written = "unknown (the record does not give the play)"
     as_written = as_written or ("(no play written)" if written.is_bare_roll else "pass")
     resolved = f"  (as played: {played})" if played and played != as_written else ""
-    number = f"{written.turn}." if written.side == "white" else f"{written.turn}..."
     return f"{number} {side} {dice}: {as_written}{resolved}"
 
 

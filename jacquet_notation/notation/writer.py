@@ -35,8 +35,8 @@ def _ordered_tags(tags: dict[str, str]) -> list[str]:
 
 
 def _play_text(play: WrittenPlay, steps_alone: bool = False) -> str:
-    if play.action is not None and play.action != "unknown":
-        text = play.action if play.cube is None else f"{play.action} {play.cube}"
+    if play.is_cube_action:
+        text = play.cube_words
     elif play.action == "unknown" and play.dice is not None:
         text = f"{play.dice[0]}-{play.dice[1]}: unknown"
     elif play.dice is None and play.moves:  # a play whose dice the record leaves out
