@@ -20,7 +20,7 @@ defines them (:mod:`.store`, :mod:`.importer`) each time they are used: set them
 """
 
 from .importer import ImportSummary, import_paths
-from .opening import open_archive
+from .opening import open_archive, upgrade_before_serving
 from .rebuilding import rebuild
 from .rows import iso_date, normalise_name
 from .schema import GAME_COLUMNS, SCHEMA_VERSION, TURN_COLUMNS
@@ -40,4 +40,5 @@ __all__ = [
     "normalise_name",
     "open_archive",
     "rebuild",
+    "upgrade_before_serving",
 ]

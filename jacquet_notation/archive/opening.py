@@ -68,6 +68,38 @@ def _check_layout(path: str, database: sqlite_utils.Database) -> tuple[int, set[
     return version, tables
 
 
+def upgrade_before_serving(db: str | os.PathLike[str]) -> int | None:
+    """Migrate an archive written by an older jacquet before it is served; its old version.
+
+    ``jacquet serve`` reads an archive read-only, and its pages need the current tables (the
+    games list, matches): an older archive is migrated first, as an import would, rather than
+    served half-broken. None when the file is current. Raises :class:`ArchiveError` for a file
+    that is no archive, one from a newer jacquet, or an old one that cannot be written.
+    """
+    path = os.fspath(db)
+    _check_file(path)
+    try:
+        reader = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as error:
+        raise ArchiveError(f"{path}: cannot open the archive: {error}") from None
+    try:
+        version, tables = _check_layout(path, sqlite_utils.Database(reader, execute_plugins=False))
+    except sqlite3.DatabaseError as error:
+        raise ArchiveError(f"{path}: not a usable archive: {error}") from None
+    finally:
+        reader.close()
+    if version == SCHEMA_VERSION or not tables:
+        return None  # current, or an empty SQLite file (Datasette serves it as it is)
+    if not os.access(path, os.W_OK):
+        raise ArchiveError(
+            f"{path}: archive schema version {version} is older than this jacquet's "
+            f"({SCHEMA_VERSION}) and the file cannot be written to migrate it; copy it somewhere "
+            "writable, or serve it with the jacquet that wrote it"
+        )
+    open_archive(path).conn.close()
+    return version
+
+
 def open_archive(db: str | os.PathLike[str]) -> sqlite_utils.Database:
     """Open (creating or migrating if needed) the archive at ``db``, in WAL mode.
 

@@ -33,6 +33,18 @@ def is_sqlite_file(path: str | os.PathLike[str]) -> bool:
         return False
 
 
+def upgrade_archive(db: str) -> None:
+    """Migrate an archive an older jacquet wrote before serving it, and say so."""
+    from ..archive import SCHEMA_VERSION, ArchiveError, upgrade_before_serving
+
+    try:
+        old = upgrade_before_serving(db)
+    except ArchiveError as error:
+        raise CleanError(str(error)) from None
+    if old is not None:
+        click.echo(f"{db}: migrated from schema version {old} to {SCHEMA_VERSION}", err=True)
+
+
 def archive_records(db: str, paths: Sequence[str], encoding: str) -> None:
     """Import record files and folders into the archive ``db`` (updated, never rebuilt)."""
     from ..archive import import_paths
@@ -123,6 +135,8 @@ def serve(
             raise CleanError(f"{path}: no such file or folder")
     if archives:
         db = archives[0]
+        if not metadata_json:
+            upgrade_archive(db)
     else:
         if metadata_json:
             db = archive_path
