@@ -53,6 +53,23 @@ def _page(request: Any) -> int:
     return page
 
 
+def _row_id(digits: str, database: str, what: str) -> int:
+    """The id a URL names (its route takes digits only); past SQLite's largest integer (or
+    Python's longest int text) no row can be found: 404."""
+    if len(digits) > len(str(SQLITE_MAX_INT)) or int(digits) > SQLITE_MAX_INT:
+        raise NotFound(f"No {what} {digits[:40]} in {database}")
+    return int(digits)
+
+
+def _page_links(here: str, page: int, more: bool) -> dict[str, str | None]:
+    """A listing's links from its ``page`` to the next (when ``more`` rows follow) and the
+    previous one, as ``more_url`` and ``less_url`` (``_page_links.html`` draws them)."""
+    return {
+        "more_url": f"{here}?page={page + 1}" if more else None,
+        "less_url": f"{here}?page={page - 1}" if page else None,
+    }
+
+
 async def board_view(request: Any) -> Response:
     """One diagram as an SVG document; a key always draws the same board, so it is cached."""
     key = request.url_vars["key"]
@@ -402,8 +419,7 @@ async def position_view(datasette: Any, request: Any) -> Response:
         "time_limit_ms": datasette.setting("sql_time_limit_ms"),
         "games": games,
         "page": page,
-        "more_url": f"{position_url(datasette, name, key)}?page={page + 1}" if more else None,
-        "less_url": f"{position_url(datasette, name, key)}?page={page - 1}" if page else None,
+        **_page_links(position_url(datasette, name, key), page, more),
         "pips": {side: position.pips(side) for side in SIDES},
         "off": {side: position.off(side) for side in SIDES},
         "turns_url": f"{datasette.urls.table(name, 'turns')}?key_before={quote(key)}",
@@ -535,11 +551,7 @@ async def _games_reaching(db: Any, key: str, offset: int, limit: int) -> list[di
 
 async def player_view(datasette: Any, request: Any) -> Response:
     db, name = await _archive(datasette, request, ("games", "players"))
-    digits = request.url_vars["player_id"]  # the route takes digits only
-    # past SQLite's largest integer (or Python's longest int text) no player can be found
-    if len(digits) > len(str(SQLITE_MAX_INT)) or int(digits) > SQLITE_MAX_INT:
-        raise NotFound(f"No player {digits[:40]} in {name}")
-    player_id = int(digits)
+    player_id = _row_id(request.url_vars["player_id"], name, "player")
     players = await _rows(db, "select * from players where id = ?", [player_id])
     if not players:
         raise NotFound(f"No player {player_id} in {name}")
@@ -644,8 +656,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
         },
         "games": games,
         "page": page,
-        "more_url": f"{here}?page={page + 1}" if more else None,
-        "less_url": f"{here}?page={page - 1}" if page else None,
+        **_page_links(here, page, more),
         "list_url": games_list_url(datasette, name, {"player": player_id}),
     }
     return Response.html(
