@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from helpers import (
     EVIL,
     build_archive,
+    corpus_archive,
     free_port,
     generated,
     jacquet_command,
@@ -52,10 +53,7 @@ def fetch_json(url: str) -> Any:
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("corpus")
-    db = folder / "archive.db"
-    build_archive(db, make_corpus(folder / "records"))
-    return db
+    return corpus_archive(tmp_path_factory.mktemp("corpus"))
 
 
 @pytest.fixture(scope="module")

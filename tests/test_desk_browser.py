@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import build_archive, make_corpus, serving
+from helpers import corpus_archive
 
 from jacquet_notation.browse.desk import CHECK_PATH, DESK_PATH
 from jacquet_notation.engine import legal_plays
@@ -25,24 +24,25 @@ TAGS = '[White "Ann"]\n[Black "Bob"]\n\n'
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("desk-browser")
-    db = folder / "archive.db"
-    build_archive(db, make_corpus(folder / "records", games=2))
-    with serving([str(db), "--workers", "1"]) as base:
-        yield base
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return corpus_archive(tmp_path_factory.mktemp("desk-browser"), games=2)
+
+
+@pytest.fixture(scope="module")
+def serve_options() -> list[str]:
+    return ["--workers", "1"]
 
 
 @pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+def page_options() -> dict[str, Any]:
+    return {"viewport": {"width": 1400, "height": 1000}, "accept_downloads": True}
+
+
+@pytest.fixture
+def page(page: Any, server: str) -> Any:
+    """The shared fresh page (conftest.py's), open on the desk."""
     page.goto(f"{server}{DESK_PATH}")
-    yield page
-    context.close()
-    assert errors == []
+    return page
 
 
 def record_lines() -> list[str]:
