@@ -103,6 +103,17 @@ def test_clicking_a_legal_play_inserts_it(page: Any) -> None:
     assert replay(parse_game(text.input_value())).is_valid
 
 
+def _open_cleared_setup(page: Any) -> None:
+    """Open the setting board and clear it, waiting until no man is drawn."""
+    page.locator("#jacquet-desk-setup summary").click()
+    page.locator("#jacquet-desk-setup-board svg").wait_for(timeout=5000)
+    page.locator("#jacquet-desk-clear").click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('#jacquet-desk-setup-board svg g.stack').length === 0",
+        timeout=5000,
+    )
+
+
 def _click_point(page: Any, point: int, times: int = 1) -> None:
     """Click the point ``point`` (White's numbering) of the setting board, by its label."""
     labels = page.locator("#jacquet-desk-setup-board svg > text")
@@ -123,13 +134,7 @@ def _click_point(page: Any, point: int, times: int = 1) -> None:
 
 def test_men_clicked_onto_a_board_make_a_position_tag(page: Any) -> None:
     page.locator("#jacquet-desk-text").fill(TAGS + "*\n")
-    page.locator("#jacquet-desk-setup summary").click()
-    page.locator("#jacquet-desk-setup-board svg").wait_for(timeout=5000)
-    page.locator("#jacquet-desk-clear").click()
-    page.wait_for_function(
-        "() => document.querySelectorAll('#jacquet-desk-setup-board svg g.stack').length === 0",
-        timeout=5000,
-    )
+    _open_cleared_setup(page)
     _click_point(page, 6, 3)
     _click_point(page, 5, 2)
     page.locator('input[name="jacquet-desk-men"][value="black"]').check()
@@ -168,13 +173,7 @@ def test_men_clicked_onto_a_board_make_a_position_tag(page: Any) -> None:
 
 
 def test_a_position_the_rules_forbid_cannot_be_written(page: Any) -> None:
-    page.locator("#jacquet-desk-setup summary").click()
-    page.locator("#jacquet-desk-setup-board svg").wait_for(timeout=5000)
-    page.locator("#jacquet-desk-clear").click()
-    page.wait_for_function(
-        "() => document.querySelectorAll('#jacquet-desk-setup-board svg g.stack').length === 0",
-        timeout=5000,
-    )
+    _open_cleared_setup(page)
     _click_point(page, 13)
     assert "13-point" in page.locator("#jacquet-desk-setup-status").inner_text()
     assert page.locator("#jacquet-desk-write").is_disabled()
