@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from datasette.utils.asgi import NotFound, Response
+from datasette.utils.asgi import Response
 
-from .pages import PAGE_ROWS, _archive, _footer, _page, _page_links, _row_id, _rows
+from .pages import PAGE_ROWS, _archive, _footer, _one_row, _page, _page_links, _row_id, _rows
 from .urls import event_url, game_url, player_url, source_url
 
 #: players shown in a crosstable: past this many, the ones with the most points
@@ -27,10 +27,7 @@ _GAME_FIELDS = (
 async def _named_row(db: Any, request: Any, database: str, table: str, what: str) -> dict[str, Any]:
     """The event or source the URL names (its id and name); 404 when there is none."""
     row_id = _row_id(request.url_vars["row_id"], database, what)
-    found = await _rows(db, f"select id, name from {table} where id = ?", [row_id])
-    if not found:
-        raise NotFound(f"No {what} {row_id} in {database}")
-    return found[0]
+    return await _one_row(db, f"select id, name from {table} where id = ?", row_id, what, database)
 
 
 def _link_games(datasette: Any, name: str, games: list[dict[str, Any]]) -> None:

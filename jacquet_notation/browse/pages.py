@@ -123,6 +123,15 @@ async def _rows(db: Any, sql: str, params: Any = None) -> list[dict[str, Any]]:
     return [dict(row) for row in result.rows]
 
 
+async def _one_row(db: Any, sql: str, row_id: Any, what: str, database: str) -> dict[str, Any]:
+    """The row ``sql`` finds for ``row_id`` (its one parameter), the ``what`` a page shows; 404
+    when there is none."""
+    found = await _rows(db, sql, [row_id])
+    if not found:
+        raise NotFound(f"No {what} {row_id} in {database}")
+    return found[0]
+
+
 def _without_dice(written: str | None, dice: str | None) -> str:
     """A play as written, without the roll it begins with (``6-6: 24/18`` -> ``24/18``): the
     caption says the roll once."""
@@ -163,16 +172,15 @@ def _stop_note(ply: dict[str, Any]) -> str:
 async def game_view(datasette: Any, request: Any) -> Response:
     db, name = await _archive(datasette, request, ("games", "turns"))
     game_id = request.url_vars["game_id"]
-    games = await _rows(
+    game = await _one_row(
         db,
         "select games.*, events.name as event_name, sources.name as source_name from games "
         "left join events on events.id = games.event_id "
         "left join sources on sources.id = games.source_id where games.id = ?",
-        [game_id],
+        game_id,
+        "game",
+        name,
     )
-    if not games:
-        raise NotFound(f"No game {game_id} in {name}")
-    game = games[0]
     turns = await _rows(
         db,
         "select ply, turn, side, dice, written, steps, pips, key_before, key_after, "
@@ -552,10 +560,7 @@ async def _games_reaching(db: Any, key: str, offset: int, limit: int) -> list[di
 async def player_view(datasette: Any, request: Any) -> Response:
     db, name = await _archive(datasette, request, ("games", "players"))
     player_id = _row_id(request.url_vars["player_id"], name, "player")
-    players = await _rows(db, "select * from players where id = ?", [player_id])
-    if not players:
-        raise NotFound(f"No player {player_id} in {name}")
-    player = players[0]
+    player = await _one_row(db, "select * from players where id = ?", player_id, "player", name)
     # Two indexed halves (as White, as Black) rather than one OR over the whole table.
     sides = await _rows(
         db,
