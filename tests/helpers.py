@@ -53,6 +53,20 @@ def dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
     return result
 
 
+def as_version_1(archive: Path, old: Path) -> None:
+    """A copy of ``archive`` at ``old``, laid out as schema version 1 wrote it (no games list
+    table): what a migration starts from."""
+    source, target = sqlite3.connect(archive), sqlite3.connect(old)
+    source.backup(target)
+    source.close()
+    with target:
+        for trigger in ("game_list_insert", "game_list_update", "game_list_delete"):
+            target.execute(f"drop trigger {trigger}")
+        target.execute("drop table game_list")
+        target.execute("pragma user_version = 1")
+    target.close()
+
+
 def check_consistent(db: Path) -> None:
     """What must hold after any import, interrupted or not."""
     assert one(db, "PRAGMA integrity_check") == "ok"

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import TRICKY, corpus_archive, fetch, query
+from helpers import TRICKY, as_version_1, corpus_archive, fetch, query
 from markupsafe import escape
 
 from jacquet_notation.archive import GAME_COLUMNS, SCHEMA_VERSION, open_archive, rebuild
@@ -70,16 +70,7 @@ def test_game_list_is_kept_equal_to_games(archive: Path, tmp_path: Path) -> None
 
 def test_an_archive_of_version_1_is_migrated(archive: Path, tmp_path: Path) -> None:
     old = tmp_path / "old.db"
-    source = sqlite3.connect(archive)
-    target = sqlite3.connect(old)
-    source.backup(target)
-    source.close()
-    with target:
-        for trigger in ("game_list_insert", "game_list_update", "game_list_delete"):
-            target.execute(f"drop trigger {trigger}")
-        target.execute("drop table game_list")
-        target.execute("pragma user_version = 1")
-    target.close()
+    as_version_1(archive, old)
     open_archive(old).conn.close()
     assert query(old, "pragma user_version")[0][0] == SCHEMA_VERSION
     assert table_rows(old, "game_list") == table_rows(old, "games")
