@@ -12,7 +12,7 @@ from typing import Any
 from datasette.utils.asgi import Response
 
 from .pages import PAGE_ROWS, _archive, _footer, _one_row, _page, _page_links, _row_id, _rows
-from .urls import event_url, game_url, player_url, source_url
+from .urls import event_url, game_url, optional_url, player_url, source_url
 
 #: players shown in a crosstable: past this many, the ones with the most points
 CROSSTABLE_PLAYERS = 40
@@ -35,13 +35,8 @@ def _link_games(datasette: Any, name: str, games: list[dict[str, Any]]) -> None:
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
         for side in ("white", "black"):
-            player_id = game[f"{side}_id"]
-            game[f"{side}_url"] = (
-                player_url(datasette, name, player_id) if player_id is not None else None
-            )
-        game["event_url"] = (
-            event_url(datasette, name, game["event_id"]) if game["event_id"] is not None else None
-        )
+            game[f"{side}_url"] = optional_url(player_url, datasette, name, game[f"{side}_id"])
+        game["event_url"] = optional_url(event_url, datasette, name, game["event_id"])
         game["invalid"] = game["status"] != "valid"
 
 
@@ -150,7 +145,7 @@ async def event_view(datasette: Any, request: Any) -> Response:
     table = crosstable(pairings)
     shown = table[:CROSSTABLE_PLAYERS]
     for entry in shown:
-        entry["url"] = player_url(datasette, name, entry["id"]) if entry["id"] is not None else None
+        entry["url"] = optional_url(player_url, datasette, name, entry["id"])
     # in the event's order: by date and round, then as imported
     order = (
         "games.date, cast(games.round as integer), games.round, games.import_id, "

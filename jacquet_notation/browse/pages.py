@@ -28,6 +28,7 @@ from .urls import (
     event_url,
     game_url,
     games_list_url,
+    optional_url,
     player_url,
     position_url,
     source_url,
@@ -270,18 +271,10 @@ async def game_view(datasette: Any, request: Any) -> Response:
             diagram(state["key"], BOARD_WIDTH, state["before"], state["cube"], state["owner"]) or ""
         ),
         "match_url": await _match_url(datasette, db, name, game_id),
-        "event_url": event_url(datasette, name, game["event_id"])
-        if game.get("event_id") is not None
-        else None,
-        "source_url": source_url(datasette, name, game["source_id"])
-        if game.get("source_id") is not None
-        else None,
-        "white_url": player_url(datasette, name, game["white_id"])
-        if game.get("white_id") is not None
-        else None,
-        "black_url": player_url(datasette, name, game["black_id"])
-        if game.get("black_id") is not None
-        else None,
+        "event_url": optional_url(event_url, datasette, name, game.get("event_id")),
+        "source_url": optional_url(source_url, datasette, name, game.get("source_id")),
+        "white_url": optional_url(player_url, datasette, name, game.get("white_id")),
+        "black_url": optional_url(player_url, datasette, name, game.get("black_id")),
         "row_url": f"{datasette.urls.table(name, 'games')}/{quote(game_id, safe='')}",
         "script_url": static_url(datasette, "jacquet.js"),
         "options": _options(game.get("options")),
@@ -405,12 +398,8 @@ async def position_view(datasette: Any, request: Any) -> Response:
     games = games[:PAGE_ROWS]
     for game in games:
         game["url"] = game_url(datasette, name, game["id"], game["ply"])
-        game["white_url"] = (
-            player_url(datasette, name, game["white_id"]) if game["white_id"] else None
-        )
-        game["black_url"] = (
-            player_url(datasette, name, game["black_id"]) if game["black_id"] else None
-        )
+        for side in ("white", "black"):
+            game[f"{side}_url"] = optional_url(player_url, datasette, name, game[f"{side}_id"])
     context = {
         "metadata": _footer(datasette, name),
         "database": name,
@@ -598,11 +587,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
         {"id": player_id},
     )
     for opponent in opponents:
-        opponent["url"] = (
-            player_url(datasette, name, opponent["opponent_id"])
-            if opponent["opponent_id"] is not None
-            else None
-        )
+        opponent["url"] = optional_url(player_url, datasette, name, opponent["opponent_id"])
     page = _page(request)
     games = await _rows(
         db,
@@ -631,20 +616,9 @@ async def player_view(datasette: Any, request: Any) -> Response:
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
         game["event_name"] = event_names.get(game["event_id"])
-        mine: Side = "white" if game["white_id"] == player_id else "black"
-        game["colour"] = side_name(mine)
-        opponent_id = game["black_id"] if mine == "white" else game["white_id"]
-        game["opponent"] = game["black"] if mine == "white" else game["white"]
-        game["opponent_url"] = (
-            player_url(datasette, name, opponent_id) if opponent_id is not None else None
-        )
-        game["outcome"] = (
-            "won" if game["winner"] == mine else "lost" if game["winner"] else "unfinished"
-        )
+        game["colour"] = side_name(_as_seen_by(game, player_id, datasette, name))
         game["invalid"] = game["status"] != "valid"
-        game["event_url"] = (
-            event_url(datasette, name, game["event_id"]) if game["event_id"] is not None else None
-        )
+        game["event_url"] = optional_url(event_url, datasette, name, game["event_id"])
     matches = await _player_matches(datasette, db, name, player_id)
     here = player_url(datasette, name, player_id)
     context = {
@@ -669,6 +643,17 @@ async def player_view(datasette: Any, request: Any) -> Response:
     )
 
 
+def _as_seen_by(row: dict[str, Any], player_id: int, datasette: Any, name: str) -> Side:
+    """A game or a match of the player ``player_id``, from the player's side: sets its
+    ``opponent``, ``opponent_url`` and ``outcome`` (won, lost, unfinished); the player's side."""
+    mine: Side = "white" if row["white_id"] == player_id else "black"
+    theirs = "black" if mine == "white" else "white"
+    row["opponent"] = row[theirs]
+    row["opponent_url"] = optional_url(player_url, datasette, name, row[f"{theirs}_id"])
+    row["outcome"] = "won" if row["winner"] == mine else "lost" if row["winner"] else "unfinished"
+    return mine
+
+
 async def _player_matches(
     datasette: Any, db: Any, name: str, player_id: int
 ) -> list[dict[str, Any]]:
@@ -687,15 +672,7 @@ async def _player_matches(
     except sqlite3.Error:
         return []
     for match in matches:
-        mine: Side = "white" if match["white_id"] == player_id else "black"
-        match["opponent"] = match["black"] if mine == "white" else match["white"]
-        opponent_id = match["black_id"] if mine == "white" else match["white_id"]
-        match["opponent_url"] = (
-            player_url(datasette, name, opponent_id) if opponent_id is not None else None
-        )
-        match["outcome"] = (
-            "won" if match["winner"] == mine else "lost" if match["winner"] else "unfinished"
-        )
+        mine = _as_seen_by(match, player_id, datasette, name)
         own, theirs = (
             (match["score_white"], match["score_black"])
             if mine == "white"
