@@ -187,46 +187,83 @@ def _draw_mark(root: etree._Element, point: int, mark: str, tip: float) -> None:
 
 
 def _draw_stack(root: etree._Element, stack: Stack, top: float, bottom: float) -> None:
-    x = _x_of(stack.white_point)
     downward = stack.white_point >= 13
-    fill = _COLOURS["white_man"] if stack.side == "white" else _COLOURS["black_man"]
-    stroke = "#333" if stack.side == "white" else "#ddd"
-    group = _el(root, "g")
-    group.set("class", f"stack {stack.side}")
-    group.set("data-point", str(stack.own_point))
-    group.set("data-count", str(stack.count))
-    for i in range(min(stack.count, _SHOWN)):
-        offset = _MAN_R + 1 + i * (2 * _MAN_R + 1)
-        y = top + offset if downward else bottom - offset
-        _el(group, "circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=_MAN_R, fill=fill, stroke=stroke)
-    if stack.courier:
-        offset = _MAN_R + 1
-        y = top + offset if downward else bottom - offset
+    group = _el(
+        root,
+        "g",
+        class_=f"stack {stack.side}",
+        data_point=stack.own_point,
+        data_count=stack.count,
+    )
+    _draw_pile(
+        group,
+        stack.side,
+        stack.count,
+        _x_of(stack.white_point),
+        top if downward else bottom,
+        downward=downward,
+        first=_MAN_R + 1,
+        radius=_MAN_R,
+        font_size=12,
+        courier=stack.courier,
+    )
+
+
+def _man_colours(side: Side) -> tuple[str, str]:
+    """A side's men's fill and outline (the outline is also their count's colour)."""
+    if side == "white":
+        return _COLOURS["white_man"], "#333"
+    return _COLOURS["black_man"], "#ddd"
+
+
+def _draw_pile(
+    group: etree._Element,
+    side: Side,
+    count: int,
+    x: float,
+    origin: float,
+    *,
+    downward: bool,
+    first: float,
+    radius: float,
+    font_size: int,
+    courier: bool = False,
+) -> None:
+    """Men stacked from ``origin`` (the first one ``first`` from it), ``_SHOWN`` at most: past
+    that, the last one shown carries the count. A point's men and the bar's alike; ``courier``
+    rings the first (a courier stands alone, so no count covers the ring)."""
+    fill, stroke = _man_colours(side)
+
+    def y_of(i: int) -> float:
+        offset = first + i * (2 * radius + 1)
+        return origin + offset if downward else origin - offset
+
+    for i in range(min(count, _SHOWN)):
+        _el(group, "circle", cx=f"{x:.1f}", cy=f"{y_of(i):.1f}", r=radius, fill=fill, stroke=stroke)
+    if courier:
         ring = _el(
             group,
             "circle",
             cx=f"{x:.1f}",
-            cy=f"{y:.1f}",
-            r=_MAN_R + 2,
+            cy=f"{y_of(0):.1f}",
+            r=radius + 2,
             fill="none",
             stroke=_COLOURS["courier"],
             stroke_width=3,
         )
         ring.set("class", "courier")
-    if stack.count > _SHOWN:
-        offset = _MAN_R + 1 + (_SHOWN - 1) * (2 * _MAN_R + 1)
-        y = top + offset if downward else bottom - offset
-        count = _el(
+    if count > _SHOWN:
+        label = _el(
             group,
             "text",
             x=f"{x:.1f}",
-            y=f"{y + 4:.1f}",
-            font_size=12,
+            y=f"{y_of(_SHOWN - 1) + 4:.1f}",
+            font_size=font_size,
             text_anchor="middle",
             font_family="sans-serif",
             fill=stroke,
         )
-        count.text = str(stack.count)
+        label.text = str(count)
 
 
 def _draw_tray(root: etree._Element, position: Position) -> None:
@@ -260,38 +297,18 @@ def _draw_bar_men(root: etree._Element, position: Position, top: float, bottom: 
         count = position.bar(side)
         if not count:
             continue
-        group = _el(root, "g")
-        group.set("class", f"bar {side}")
-        group.set("data-count", str(count))
-        upward = side == "white"  # White enters in the far half (its 19-24)
-        fill = _COLOURS["white_man"] if side == "white" else _COLOURS["black_man"]
-        stroke = "#333" if side == "white" else "#ddd"
-        for i in range(min(count, _SHOWN)):
-            offset = 2 * _BAR_MAN_R + 4 + i * (2 * _BAR_MAN_R + 1)
-            y = middle - offset if upward else middle + offset
-            _el(
-                group,
-                "circle",
-                cx=f"{x:.1f}",
-                cy=f"{y:.1f}",
-                r=_BAR_MAN_R,
-                fill=fill,
-                stroke=stroke,
-            )
-        if count > _SHOWN:
-            offset = 2 * _BAR_MAN_R + 4 + (_SHOWN - 1) * (2 * _BAR_MAN_R + 1)
-            y = middle - offset if upward else middle + offset
-            text = _el(
-                group,
-                "text",
-                x=f"{x:.1f}",
-                y=f"{y + 4:.1f}",
-                font_size=10,
-                text_anchor="middle",
-                font_family="sans-serif",
-                fill=stroke,
-            )
-            text.text = str(count)
+        group = _el(root, "g", class_=f"bar {side}", data_count=count)
+        _draw_pile(
+            group,
+            side,
+            count,
+            x,
+            middle,
+            downward=side == "black",  # White enters in the far half (its 19-24)
+            first=2 * _BAR_MAN_R + 4,
+            radius=_BAR_MAN_R,
+            font_size=10,
+        )
 
 
 def _draw_borne_off(root: etree._Element, position: Position, top: float, bottom: float) -> None:
@@ -302,11 +319,8 @@ def _draw_borne_off(root: etree._Element, position: Position, top: float, bottom
         count = position.off(side)
         if not count:
             continue
-        group = _el(root, "g")
-        group.set("class", f"borne-off {side}")
-        group.set("data-count", str(count))
-        fill = _COLOURS["white_man"] if side == "white" else _COLOURS["black_man"]
-        stroke = "#333" if side == "white" else "#ddd"
+        group = _el(root, "g", class_=f"borne-off {side}", data_count=count)
+        fill, stroke = _man_colours(side)
         for i in range(count):
             y = bottom - 40 - (i + 1) * _OFF_H if side == "white" else top + 42 + i * _OFF_H
             _el(

@@ -6,11 +6,12 @@ import importlib.util
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import serving, watched_page
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,3 +61,46 @@ def browser() -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+
+
+# -- jacquet serve and a page in Chromium, for the modules that serve an archive -----------------
+#
+# A module names what it serves with its own ``archive`` fixture; it overrides ``serve_options``,
+# ``serve_limit`` or ``page_options`` where its server or its page must differ.
+
+
+@pytest.fixture(scope="module")
+def serve_options() -> list[str]:
+    """The options of ``jacquet serve`` after the archive: none unless a module says."""
+    return []
+
+
+@pytest.fixture(scope="module")
+def serve_limit() -> Callable[[], None] | None:
+    """What runs in the server's process before it starts (a memory limit): nothing."""
+    return None
+
+
+@pytest.fixture(scope="module")
+def server(
+    archive: Path, serve_options: list[str], serve_limit: Callable[[], None] | None
+) -> Iterator[str]:
+    """``jacquet serve`` on the module's ``archive``, on a free loopback port; its base URL."""
+    with serving([str(archive), *serve_options], limit=serve_limit) as base:
+        yield base
+
+
+@pytest.fixture
+def page_options() -> dict[str, Any]:
+    """What ``page``'s browser context is made with (Playwright's ``new_context`` arguments)."""
+    return {"viewport": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture
+def page(browser: Any, page_options: dict[str, Any]) -> Iterator[Any]:
+    """A fresh page that fails the test if a dialog (an injected alert) opened on it or its
+    script raised."""
+    with watched_page(browser, **page_options) as (page, seen):
+        yield page
+    assert seen.dialogs == [], f"a dialog opened: {seen.dialogs}"
+    assert seen.errors == [], f"JavaScript errors: {seen.errors}"

@@ -1,5 +1,5 @@
 """Plain helpers shared by several test modules: querying an archive, running the command and
-its processes, a corpus and an archive to serve.
+its processes, fetching its pages, a corpus and an archive to serve, a page in Chromium.
 
 Test modules import these (and fixtures come from ``conftest.py``); no test module imports
 another, so that each one can be read, run and moved on its own.
@@ -14,9 +14,11 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,20 @@ def dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
         db, "SELECT id, path, sha256, games, valid, invalid, unreadable, status FROM imports"
     )
     return result
+
+
+def as_version_1(archive: Path, old: Path) -> None:
+    """A copy of ``archive`` at ``old``, laid out as schema version 1 wrote it (no games list
+    table): what a migration starts from."""
+    source, target = sqlite3.connect(archive), sqlite3.connect(old)
+    source.backup(target)
+    source.close()
+    with target:
+        for trigger in ("game_list_insert", "game_list_update", "game_list_delete"):
+            target.execute(f"drop trigger {trigger}")
+        target.execute("drop table game_list")
+        target.execute("pragma user_version = 1")
+    target.close()
 
 
 def check_consistent(db: Path) -> None:
@@ -168,6 +184,15 @@ def serving(
         stop(process)
 
 
+def fetch(url: str, timeout: float = 30) -> tuple[int, str]:
+    """The status and text of ``url`` over real HTTP, an error's too."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
 def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 180) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -210,6 +235,14 @@ def build_archive(db: Path, paths: Iterable[Path]) -> None:
     import_paths(db, [str(path) for path in paths])
 
 
+def corpus_archive(folder: Path, games: int = 12, extra: Iterable[Path] = ()) -> Path:
+    """``folder/archive.db``: the archive of :func:`make_corpus`'s records (``games`` generated
+    games, written to ``folder/records``) and of the ``extra`` paths after them."""
+    db = folder / "archive.db"
+    build_archive(db, [*make_corpus(folder / "records", games), *extra])
+    return db
+
+
 def generated(games: int, seed: int = 7) -> list[GameRecord]:
     return list(generate_records(games, seed, Rules.named("jacquet")))
 
@@ -221,3 +254,34 @@ def query(db: Path, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         return connection.execute(sql, tuple(params)).fetchall()
     finally:
         connection.close()
+
+
+# -- a page in Chromium ----------------------------------------------------------------------------
+
+
+@dataclass
+class PageTroubles:
+    """What went wrong on a page: the dialogs it opened (each dismissed) and its script errors."""
+
+    dialogs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def watched_page(browser: Any, **options: Any) -> Iterator[tuple[Any, PageTroubles]]:
+    """A page in a fresh context of ``browser`` (``options``: Playwright's ``new_context``
+    arguments), and what goes wrong on it; the context is closed after."""
+    context = browser.new_context(**options)
+    try:
+        page = context.new_page()
+        seen = PageTroubles()
+
+        def on_dialog(dialog: Any) -> None:
+            seen.dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", on_dialog)
+        page.on("pageerror", lambda error: seen.errors.append(str(error)))
+        yield page, seen
+    finally:
+        context.close()

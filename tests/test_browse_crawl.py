@@ -13,14 +13,13 @@ import re
 import urllib.error
 import urllib.request
 from collections import deque
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import pytest
-from helpers import ROOT, build_archive, make_corpus, query, serving
+from helpers import ROOT, corpus_archive, query
 
 pytestmark = [pytest.mark.slow]
 
@@ -132,16 +131,7 @@ def crawl(base: str, seeds: list[str], tables: set[str]) -> tuple[dict[str, int]
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The corpus archive: the hostile and generated records of the browser tests and the
     project's corpus (every ruleset, the broken records, events and sources)."""
-    folder = tmp_path_factory.mktemp("crawl")
-    db = folder / "archive.db"
-    build_archive(db, [*make_corpus(folder / "records"), ROOT / "corpus"])
-    return db
-
-
-@pytest.fixture(scope="module")
-def server(archive: Path) -> Iterator[str]:
-    with serving([str(archive)]) as base:
-        yield base
+    return corpus_archive(tmp_path_factory.mktemp("crawl"), extra=[ROOT / "corpus"])
 
 
 def test_every_link_of_every_page_type_answers(server: str, archive: Path) -> None:

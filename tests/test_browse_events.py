@@ -7,14 +7,11 @@ source), read over HTTP and in Chromium; every figure checked against the archiv
 from __future__ import annotations
 
 import re
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import build_archive, generated, make_corpus, query, serving
+from helpers import corpus_archive, fetch, generated, query
 
 from jacquet_notation.notation import write_game
 
@@ -36,26 +33,9 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
             black = PLAYERS[(number + 2) % 3]
         record.tags.update(White=white, Black=black, Event=EVENT, Source=SOURCE)
         record.tags["Round"] = str(number + 1)
-    tournament = folder / "records" / "tournament.jqt"
-    paths = make_corpus(folder / "records")
+    tournament = folder / "tournament.jqt"
     tournament.write_text("\n\n".join(write_game(r) for r in records) + "\n", encoding="utf-8")
-    db = folder / "archive.db"
-    build_archive(db, [*paths, tournament])
-    return db
-
-
-@pytest.fixture(scope="module")
-def server(archive: Path) -> Iterator[str]:
-    with serving([str(archive)]) as base:
-        yield base
-
-
-def get(url: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, ""
+    return corpus_archive(folder, extra=[tournament])
 
 
 def event_id(archive: Path, name: str = EVENT) -> int:
@@ -63,12 +43,10 @@ def event_id(archive: Path, name: str = EVENT) -> int:
 
 
 @pytest.mark.browser
-def test_crosstable_totals_agree_with_the_games(server: str, archive: Path, browser: Any) -> None:
+def test_crosstable_totals_agree_with_the_games(server: str, archive: Path, page: Any) -> None:
     """In Chromium: each row's cells sum to its points and games, and those are the points
     and games the archive gives each player in the event."""
     number = event_id(archive)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
     page.goto(f"{server}/archive/-/event/{number}")
     rows = page.locator("table.jacquet-crosstable tbody tr")
     assert rows.count() == 3
@@ -106,12 +84,11 @@ def test_crosstable_totals_agree_with_the_games(server: str, archive: Path, brow
     links.first.click()
     page.wait_for_url(re.compile(r"/-/game/"))
     assert page.locator("a.jacquet-event-link").inner_text() == EVENT
-    context.close()
 
 
 def test_source_lists_its_games_in_order(server: str, archive: Path) -> None:
     (source,) = query(archive, "select id from sources where name = ?", [SOURCE])
-    status, html = get(f"{server}/archive/-/source/{source['id']}")
+    status, html = fetch(f"{server}/archive/-/source/{source['id']}")
     assert status == 200
     listed = re.findall(r'class="jacquet-game-link" href="[^"]*/-/game/([0-9a-f]+)"', html)
     in_file = [
@@ -127,32 +104,32 @@ def test_source_lists_its_games_in_order(server: str, archive: Path) -> None:
 def test_links_into_events_and_sources(server: str, archive: Path) -> None:
     number = event_id(archive)
     (game,) = query(archive, "select id, source_id from games where event_id = ? limit 1", [number])
-    status, html = get(f"{server}/archive/-/game/{game['id']}")
+    status, html = fetch(f"{server}/archive/-/game/{game['id']}")
     assert status == 200
     assert f'href="/archive/-/event/{number}"' in html
     assert f'href="/archive/-/source/{game["source_id"]}"' in html
     # the games table's event and source cells, the events and sources tables' names
-    _, table = get(f"{server}/archive/games?event_id={number}")
+    _, table = fetch(f"{server}/archive/games?event_id={number}")
     assert f'href="/archive/-/event/{number}">{EVENT}</a>' in table
     assert f'href="/archive/-/source/{game["source_id"]}"' in table
-    _, events = get(f"{server}/archive/events")
+    _, events = fetch(f"{server}/archive/events")
     assert f'href="/archive/-/event/{number}"' in events
     # a player's page links each game's event
     (player,) = query(archive, "select id from players where name = ?", [PLAYERS[0]])
-    _, player_page = get(f"{server}/archive/-/player/{player['id']}")
+    _, player_page = fetch(f"{server}/archive/-/player/{player['id']}")
     assert f'href="/archive/-/event/{number}"' in player_page
 
 
 def test_invalid_games_are_marked(server: str, archive: Path) -> None:
     (broken,) = query(archive, "select id, event_id, white_id from games where status != 'valid'")
-    _, html = get(f"{server}/archive/-/event/{broken['event_id']}")
+    _, html = fetch(f"{server}/archive/-/event/{broken['event_id']}")
     assert 'class="jacquet-invalid"' in html and "jacquet-status-invalid" in html
-    _, player = get(f"{server}/archive/-/player/{broken['white_id']}")
+    _, player = fetch(f"{server}/archive/-/player/{broken['white_id']}")
     assert 'class="jacquet-invalid"' in player
-    _, tournament = get(f"{server}/archive/-/event/{event_id(archive)}")
+    _, tournament = fetch(f"{server}/archive/-/event/{event_id(archive)}")
     assert "jacquet-status-invalid" not in tournament
 
 
 def test_unknown_and_absurd_ids_are_not_found(server: str) -> None:
     for path in ("event/999", "source/999", "event/99999999999999999999999", "source/x"):
-        assert get(f"{server}/archive/-/{path}")[0] == 404, path
+        assert fetch(f"{server}/archive/-/{path}")[0] == 404, path

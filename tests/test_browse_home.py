@@ -8,46 +8,18 @@ from __future__ import annotations
 
 import re
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import TRICKY, build_archive, make_corpus, query, serving
+from helpers import TRICKY, corpus_archive, query
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("home")
-    db = folder / "archive.db"
-    build_archive(db, make_corpus(folder / "records", games=20))
-    return db
-
-
-@pytest.fixture(scope="module")
-def server(archive: Path) -> Iterator[str]:
-    with serving([str(archive)]) as base:
-        yield base
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    dialogs: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-
-    def on_dialog(dialog: Any) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    page.on("dialog", on_dialog)
-    yield page
-    context.close()
-    assert errors == [] and dialogs == []
+    return corpus_archive(tmp_path_factory.mktemp("home"), games=20)
 
 
 def number(text: str) -> int:

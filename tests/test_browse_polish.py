@@ -11,12 +11,11 @@ import json
 import re
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, build_archive, make_corpus, query, serving
+from helpers import ROOT, corpus_archive, query
 
 from jacquet_notation.position import Position
 
@@ -25,28 +24,13 @@ pytestmark = [pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("polish")
-    db = folder / "archive.db"
-    build_archive(db, [*make_corpus(folder / "records"), ROOT / "corpus"])
-    return db
-
-
-@pytest.fixture(scope="module")
-def server(archive: Path) -> Iterator[str]:
-    with serving([str(archive)]) as base:
-        yield base
+    return corpus_archive(tmp_path_factory.mktemp("polish"), extra=[ROOT / "corpus"])
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A short window, so that a long game's score sheet scrolls; no script errors allowed."""
-    context = browser.new_context(viewport={"width": 1280, "height": 600})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
+def page_options() -> dict[str, Any]:
+    """A short window, so that a long game's score sheet scrolls."""
+    return {"viewport": {"width": 1280, "height": 600}}
 
 
 def get(url: str) -> str:

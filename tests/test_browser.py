@@ -6,19 +6,11 @@ skipped on a workstation but fail under CI, where ``scripts/test.sh`` installs i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import (
-    EVIL,
-    TRICKY,
-    build_archive,
-    make_corpus,
-    query,
-    serving,
-)
+from helpers import EVIL, TRICKY, corpus_archive, query
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 
@@ -27,37 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("browse")
-    db = folder / "archive.db"
-    build_archive(db, make_corpus(folder / "records"))
-    return db
-
-
-@pytest.fixture(scope="module")
-def server(archive: Path) -> Iterator[str]:
-    """``jacquet serve archive.db`` on a free loopback port; its base URL."""
-    with serving([str(archive)]) as base:
-        yield base
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh page that fails the test if any dialog (an injected alert) opens."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    dialogs: list[str] = []
-
-    def on_dialog(dialog: Any) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    page.on("dialog", on_dialog)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert dialogs == [], f"a dialog opened: {dialogs}"
-    assert errors == [], f"JavaScript errors: {errors}"
+    return corpus_archive(tmp_path_factory.mktemp("browse"))
 
 
 def shot(page: Any, name: str) -> None:

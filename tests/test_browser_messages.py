@@ -6,13 +6,12 @@ browser tests; this module keeps its own small archive of one broken game.
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
-from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import jacquet_command, serving
+from helpers import jacquet_command, query
 
 #: White's 2. 6-1: 13/7 24/23 moves another man while the courier (on 7) is still out
 BROKEN = """[Event "Stops"]
@@ -29,8 +28,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """``jacquet serve`` of an archive holding the broken game: base URL and the game's id."""
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An archive holding the broken game, made by ``jacquet archive``."""
     folder = tmp_path_factory.mktemp("stops")
     (folder / "stops.jqt").write_text(BROKEN, encoding="utf-8")
     db = folder / "archive.db"
@@ -38,10 +37,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         [*jacquet_command(), "archive", str(db), str(folder / "stops.jqt")], capture_output=True
     )
     assert done.returncode == 1, done.stderr  # the game is invalid, and kept
-    with sqlite3.connect(db) as connection:
-        (game_id,) = connection.execute("select id from games where white = 'Ann'").fetchone()
-    with serving([str(db)]) as base:
-        yield base, str(game_id)
+    return db
 
 
 def _note(page: Any) -> str | None:
@@ -53,37 +49,28 @@ def _note(page: Any) -> str | None:
 
 
 def test_stepping_past_an_illegal_play_says_the_line_stopped(
-    served: tuple[str, str], browser: Any
+    server: str, archive: Path, page: Any
 ) -> None:
-    base, game_id = served
-    page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        page.goto(f"{base}/archive/-/game/{game_id}?ply=0")
-        seen: dict[int, str | None] = {}
-        keys: dict[int, str | None] = {}
-        for ply in range(0, 6):
-            page.wait_for_function(
-                f"document.getElementById('board').getAttribute('data-current') === '{ply}'"
-            )
-            seen[ply] = _note(page)
-            keys[ply] = page.locator(".jacquet-board-holder").get_attribute("data-key")
-            page.keyboard.press("ArrowRight")
-        assert seen[0] is None and seen[1] is None and seen[2] is None
-        for ply in (3, 4, 5):  # the illegal ply, and the two written after it
-            note = seen[ply]
-            assert note is not None, f"no note at ply {ply}"
-            assert "stopped at 2. White 6-1: 13/7 24/23" in note
-            assert STOP in note
-        page.keyboard.press("Home")
+    (game,) = query(archive, "select id from games where white = 'Ann'")
+    page.goto(f"{server}/archive/-/game/{game['id']}?ply=0")
+    seen: dict[int, str | None] = {}
+    keys: dict[int, str | None] = {}
+    for ply in range(0, 6):
         page.wait_for_function(
-            "document.getElementById('board').getAttribute('data-current') === '0'"
+            f"document.getElementById('board').getAttribute('data-current') === '{ply}'"
         )
-        assert _note(page) is None  # stepping back hides it again
-        # without the script, the plain page of a later ply says it too
-        page.goto(f"{base}/archive/-/game/{game_id}?ply=5")
-        assert STOP in (_note(page) or "")
-    finally:
-        page.close()
-    assert errors == []
+        seen[ply] = _note(page)
+        keys[ply] = page.locator(".jacquet-board-holder").get_attribute("data-key")
+        page.keyboard.press("ArrowRight")
+    assert seen[0] is None and seen[1] is None and seen[2] is None
+    for ply in (3, 4, 5):  # the illegal ply, and the two written after it
+        note = seen[ply]
+        assert note is not None, f"no note at ply {ply}"
+        assert "stopped at 2. White 6-1: 13/7 24/23" in note
+        assert STOP in note
+    page.keyboard.press("Home")
+    page.wait_for_function("document.getElementById('board').getAttribute('data-current') === '0'")
+    assert _note(page) is None  # stepping back hides it again
+    # without the script, the plain page of a later ply says it too
+    page.goto(f"{server}/archive/-/game/{game['id']}?ply=5")
+    assert STOP in (_note(page) or "")

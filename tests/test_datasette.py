@@ -20,7 +20,9 @@ import pytest
 from click.testing import CliRunner
 from helpers import (
     EVIL,
+    as_version_1,
     build_archive,
+    corpus_archive,
     free_port,
     generated,
     jacquet_command,
@@ -52,10 +54,7 @@ def fetch_json(url: str) -> Any:
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("corpus")
-    db = folder / "archive.db"
-    build_archive(db, make_corpus(folder / "records"))
-    return db
+    return corpus_archive(tmp_path_factory.mktemp("corpus"))
 
 
 @pytest.fixture(scope="module")
@@ -445,24 +444,11 @@ def test_serve_help_metadata_and_errors(tmp_path: Path, archive: Path) -> None:
     assert said.startswith(f"jacquet: {truncated}: the archive is truncated (20000 bytes, ")
 
 
-def _as_version_1(archive: Path, old: Path) -> None:
-    """A copy of ``archive`` laid out as schema version 1 wrote it (no games list table)."""
-    source, target = sqlite3.connect(archive), sqlite3.connect(old)
-    source.backup(target)
-    source.close()
-    with target:
-        for trigger in ("game_list_insert", "game_list_update", "game_list_delete"):
-            target.execute(f"drop trigger {trigger}")
-        target.execute("drop table game_list")
-        target.execute("pragma user_version = 1")
-    target.close()
-
-
 def test_serve_migrates_an_archive_an_older_jacquet_wrote(
     tmp_path: Path, archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     old = tmp_path / "old.db"
-    _as_version_1(archive, old)
+    as_version_1(archive, old)
     with serving([str(old)], tmp_path) as server:
         # migrated before it is served (the pages are written for the current layout)
         with urllib.request.urlopen(f"{server}/old/-/games") as response:
@@ -470,7 +456,7 @@ def test_serve_migrates_an_archive_an_older_jacquet_wrote(
         assert query(old, "pragma user_version")[0][0] == SCHEMA_VERSION
     # an old archive that cannot be written is refused in one line, not served half-broken
     readonly = tmp_path / "readonly.db"
-    _as_version_1(archive, readonly)
+    as_version_1(archive, readonly)
     # as for a file this user may not write (root may write any, so the mode cannot show it)
     monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK)
     result = CliRunner().invoke(main, ["serve", str(readonly)])

@@ -10,14 +10,13 @@ import http.client
 import json
 import re
 import urllib.request
-from collections.abc import Iterator
 from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from helpers import build_archive, make_corpus, serving
+from helpers import corpus_archive, serving
 
 from jacquet_notation.browse import desk
 from jacquet_notation.browse.desk import MAX_BODY, check_text, setup_position
@@ -168,16 +167,12 @@ def test_a_check_past_the_time_limit_is_answered_503(
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("desk")
-    db = folder / "archive.db"
-    build_archive(db, make_corpus(folder / "records", games=2))
-    return db
+    return corpus_archive(tmp_path_factory.mktemp("desk"), games=2)
 
 
 @pytest.fixture(scope="module")
-def server(archive: Path) -> Iterator[str]:
-    with serving([str(archive), "--workers", "1"]) as base:
-        yield base
+def serve_options() -> list[str]:
+    return ["--workers", "1"]
 
 
 def _session(server: str) -> tuple[urllib.request.OpenerDirector, str]:

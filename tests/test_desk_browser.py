@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import build_archive, make_corpus, serving
+from helpers import corpus_archive
 
 from jacquet_notation.browse.desk import CHECK_PATH, DESK_PATH
 from jacquet_notation.engine import legal_plays
@@ -25,24 +24,25 @@ TAGS = '[White "Ann"]\n[Black "Bob"]\n\n'
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("desk-browser")
-    db = folder / "archive.db"
-    build_archive(db, make_corpus(folder / "records", games=2))
-    with serving([str(db), "--workers", "1"]) as base:
-        yield base
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return corpus_archive(tmp_path_factory.mktemp("desk-browser"), games=2)
+
+
+@pytest.fixture(scope="module")
+def serve_options() -> list[str]:
+    return ["--workers", "1"]
 
 
 @pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+def page_options() -> dict[str, Any]:
+    return {"viewport": {"width": 1400, "height": 1000}, "accept_downloads": True}
+
+
+@pytest.fixture
+def page(page: Any, server: str) -> Any:
+    """The shared fresh page (conftest.py's), open on the desk."""
     page.goto(f"{server}{DESK_PATH}")
-    yield page
-    context.close()
-    assert errors == []
+    return page
 
 
 def record_lines() -> list[str]:
@@ -103,6 +103,17 @@ def test_clicking_a_legal_play_inserts_it(page: Any) -> None:
     assert replay(parse_game(text.input_value())).is_valid
 
 
+def _open_cleared_setup(page: Any) -> None:
+    """Open the setting board and clear it, waiting until no man is drawn."""
+    page.locator("#jacquet-desk-setup summary").click()
+    page.locator("#jacquet-desk-setup-board svg").wait_for(timeout=5000)
+    page.locator("#jacquet-desk-clear").click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('#jacquet-desk-setup-board svg g.stack').length === 0",
+        timeout=5000,
+    )
+
+
 def _click_point(page: Any, point: int, times: int = 1) -> None:
     """Click the point ``point`` (White's numbering) of the setting board, by its label."""
     labels = page.locator("#jacquet-desk-setup-board svg > text")
@@ -123,13 +134,7 @@ def _click_point(page: Any, point: int, times: int = 1) -> None:
 
 def test_men_clicked_onto_a_board_make_a_position_tag(page: Any) -> None:
     page.locator("#jacquet-desk-text").fill(TAGS + "*\n")
-    page.locator("#jacquet-desk-setup summary").click()
-    page.locator("#jacquet-desk-setup-board svg").wait_for(timeout=5000)
-    page.locator("#jacquet-desk-clear").click()
-    page.wait_for_function(
-        "() => document.querySelectorAll('#jacquet-desk-setup-board svg g.stack').length === 0",
-        timeout=5000,
-    )
+    _open_cleared_setup(page)
     _click_point(page, 6, 3)
     _click_point(page, 5, 2)
     page.locator('input[name="jacquet-desk-men"][value="black"]').check()
@@ -168,13 +173,7 @@ def test_men_clicked_onto_a_board_make_a_position_tag(page: Any) -> None:
 
 
 def test_a_position_the_rules_forbid_cannot_be_written(page: Any) -> None:
-    page.locator("#jacquet-desk-setup summary").click()
-    page.locator("#jacquet-desk-setup-board svg").wait_for(timeout=5000)
-    page.locator("#jacquet-desk-clear").click()
-    page.wait_for_function(
-        "() => document.querySelectorAll('#jacquet-desk-setup-board svg g.stack').length === 0",
-        timeout=5000,
-    )
+    _open_cleared_setup(page)
     _click_point(page, 13)
     assert "13-point" in page.locator("#jacquet-desk-setup-status").inner_text()
     assert page.locator("#jacquet-desk-write").is_disabled()

@@ -5,12 +5,11 @@ player's match record. Checked against the file by hand (the comments say what e
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import build_archive, query, serving
+from helpers import build_archive, query
 
 # the shared real match files beside the checkout (../shared/data/backgammon-mat)
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "backgammon-mat"
@@ -28,23 +27,6 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("mat-browse") / "archive.db"
     build_archive(db, [MATCH])
     return db
-
-
-@pytest.fixture(scope="module")
-def server(archive: Path) -> Iterator[str]:
-    with serving([str(archive)]) as base:
-        yield base
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == [], f"JavaScript errors: {errors}"
 
 
 def _board(page: Any) -> dict[str, Any]:

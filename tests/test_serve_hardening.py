@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import json
 import resource
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import quote, urlencode, urljoin
 
 import pytest
-from helpers import serving
+from helpers import fetch, watched_page
 from lxml import html
 
 from jacquet_notation.archive import import_paths
@@ -39,12 +37,8 @@ def _limit_memory() -> None:
 
 
 def _get(url: str) -> tuple[int, str]:
-    """The status and text of ``url``, errors included."""
-    try:
-        with urllib.request.urlopen(url, timeout=60) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
+    """The status and text of ``url``, errors included (a minute: the server is limited)."""
+    return fetch(url, timeout=60)
 
 
 @pytest.fixture(scope="module")
@@ -60,10 +54,9 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(archive: Path) -> Iterator[str]:
-    """``jacquet serve`` on the hostile file, its memory limited; the server's base URL."""
-    with serving([str(archive)], limit=_limit_memory) as base:
-        yield base
+def serve_limit() -> Callable[[], None]:
+    """The server's memory limited (``server`` serves the hostile file)."""
+    return _limit_memory
 
 
 def _hrefs(text: str, xpath: str = "//a/@href") -> list[str]:
@@ -227,15 +220,7 @@ def test_served_under_a_safe_name_and_the_plugin_links_work(server: str) -> None
 @pytest.mark.slow
 def test_no_script_from_the_file_name_runs_in_a_browser(server: str, browser: Any) -> None:
     game = _a_game(server)
-    dialogs: list[str] = []
-    page = browser.new_page()
-    try:
-
-        def on_dialog(dialog: Any) -> None:
-            dialogs.append(dialog.message)
-            dialog.dismiss()
-
-        page.on("dialog", on_dialog)
+    with watched_page(browser) as (page, seen):
         for path in (
             f"/{NAME}/games",
             f"/{NAME}/games/{game['id']}",
@@ -246,6 +231,4 @@ def test_no_script_from_the_file_name_runs_in_a_browser(server: str, browser: An
             response = page.goto(server + path, wait_until="load")
             assert response is not None and response.status == 200, path
             page.wait_for_timeout(200)  # an injected image's onerror fires after load
-    finally:
-        page.close()
-    assert dialogs == []
+    assert seen.dialogs == []

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from datasette.utils.asgi import NotFound, Response
+from datasette.utils.asgi import Response
 
-from .pages import PAGE_ROWS, SQLITE_MAX_INT, _archive, _footer, _page, _rows
-from .urls import event_url, game_url, player_url, source_url
+from .pages import PAGE_ROWS, _archive, _footer, _one_row, _page, _page_links, _row_id, _rows
+from .urls import event_url, game_url, optional_url, player_url, source_url
 
 #: players shown in a crosstable: past this many, the ones with the most points
 CROSSTABLE_PLAYERS = 40
@@ -24,12 +24,10 @@ _GAME_FIELDS = (
 )
 
 
-def _row_id(request: Any, database: str, what: str) -> int:
-    """The id of the URL (the route takes digits only); past SQLite's largest integer, 404."""
-    digits = str(request.url_vars["row_id"])
-    if len(digits) > len(str(SQLITE_MAX_INT)) or int(digits) > SQLITE_MAX_INT:
-        raise NotFound(f"No {what} {digits[:40]} in {database}")
-    return int(digits)
+async def _named_row(db: Any, request: Any, database: str, table: str, what: str) -> dict[str, Any]:
+    """The event or source the URL names (its id and name); 404 when there is none."""
+    row_id = _row_id(request.url_vars["row_id"], database, what)
+    return await _one_row(db, f"select id, name from {table} where id = ?", row_id, what, database)
 
 
 def _link_games(datasette: Any, name: str, games: list[dict[str, Any]]) -> None:
@@ -37,13 +35,8 @@ def _link_games(datasette: Any, name: str, games: list[dict[str, Any]]) -> None:
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
         for side in ("white", "black"):
-            player_id = game[f"{side}_id"]
-            game[f"{side}_url"] = (
-                player_url(datasette, name, player_id) if player_id is not None else None
-            )
-        game["event_url"] = (
-            event_url(datasette, name, game["event_id"]) if game["event_id"] is not None else None
-        )
+            game[f"{side}_url"] = optional_url(player_url, datasette, name, game[f"{side}_id"])
+        game["event_url"] = optional_url(event_url, datasette, name, game["event_id"])
         game["invalid"] = game["status"] != "valid"
 
 
@@ -93,12 +86,43 @@ def crosstable(pairings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return ranked
 
 
+async def _listed_games(
+    datasette: Any,
+    request: Any,
+    db: Any,
+    name: str,
+    column: str,
+    row: dict[str, Any],
+    order: str,
+    here: str,
+) -> dict[str, Any]:
+    """What an event's and a source's pages share: a page of the games whose ``column``
+    (``event_id`` or ``source_id``) is the ``row``'s id, in ``order``, each linked, with the
+    links to the pages around it (at ``here``) and to Datasette's games table filtered alike."""
+    page = _page(request)
+    games = await _rows(
+        db,
+        f"select {_GAME_FIELDS} from games left join events on events.id = games.event_id "
+        f"where games.{column} = :id order by {order} limit :limit offset :offset",
+        {"id": row["id"], "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
+    )
+    more = len(games) > PAGE_ROWS
+    games = games[:PAGE_ROWS]
+    _link_games(datasette, name, games)
+    return {
+        "metadata": _footer(datasette, name),
+        "database": name,
+        "games": games,
+        "first_number": page * PAGE_ROWS + 1,
+        **_page_links(here, page, more),
+        "table_url": f"{datasette.urls.table(name, 'games')}?{column}={row['id']}",
+    }
+
+
 async def event_view(datasette: Any, request: Any) -> Response:
     db, name = await _archive(datasette, request, ("games", "events"))
-    event_id = _row_id(request, name, "event")
-    events = await _rows(db, "select id, name from events where id = ?", [event_id])
-    if not events:
-        raise NotFound(f"No event {event_id} in {name}")
+    event = await _named_row(db, request, name, "events", "event")
+    event_id = event["id"]
     summary = (
         await _rows(
             db,
@@ -121,31 +145,19 @@ async def event_view(datasette: Any, request: Any) -> Response:
     table = crosstable(pairings)
     shown = table[:CROSSTABLE_PLAYERS]
     for entry in shown:
-        entry["url"] = player_url(datasette, name, entry["id"]) if entry["id"] is not None else None
-    page = _page(request)
-    games = await _rows(
-        db,
-        f"select {_GAME_FIELDS} from games left join events on events.id = games.event_id "
-        "where games.event_id = :id order by games.date, cast(games.round as integer), "
-        "games.round, games.import_id, games.game_index, games.id limit :limit offset :offset",
-        {"id": event_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
+        entry["url"] = optional_url(player_url, datasette, name, entry["id"])
+    # in the event's order: by date and round, then as imported
+    order = (
+        "games.date, cast(games.round as integer), games.round, games.import_id, "
+        "games.game_index, games.id"
     )
-    more = len(games) > PAGE_ROWS
-    games = games[:PAGE_ROWS]
-    _link_games(datasette, name, games)
     here = event_url(datasette, name, event_id)
     context = {
-        "metadata": _footer(datasette, name),
-        "database": name,
-        "event": events[0],
+        **await _listed_games(datasette, request, db, name, "event_id", event, order, here),
+        "event": event,
         "summary": summary,
         "players": shown,
         "players_left_out": len(table) - len(shown),
-        "games": games,
-        "first_number": page * PAGE_ROWS + 1,
-        "more_url": f"{here}?page={page + 1}" if more else None,
-        "less_url": f"{here}?page={page - 1}" if page else None,
-        "table_url": f"{datasette.urls.table(name, 'games')}?event_id={event_id}",
     }
     return Response.html(
         await datasette.render_template("jacquet/event.html", context, request=request)
@@ -154,41 +166,22 @@ async def event_view(datasette: Any, request: Any) -> Response:
 
 async def source_view(datasette: Any, request: Any) -> Response:
     db, name = await _archive(datasette, request, ("games", "sources"))
-    source_id = _row_id(request, name, "source")
-    sources = await _rows(db, "select id, name from sources where id = ?", [source_id])
-    if not sources:
-        raise NotFound(f"No source {source_id} in {name}")
+    source = await _named_row(db, request, name, "sources", "source")
     summary = (
         await _rows(
             db,
             "select count(*) as games, sum(status = 'valid') as valid, min(date) as first, "
             "max(date) as last from games where source_id = ?",
-            [source_id],
+            [source["id"]],
         )
     )[0]
-    page = _page(request)
     # in the order the source gives them: the order of import, then of the file
-    games = await _rows(
-        db,
-        f"select {_GAME_FIELDS} from games left join events on events.id = games.event_id "
-        "where games.source_id = :id order by games.import_id, games.game_index, games.id "
-        "limit :limit offset :offset",
-        {"id": source_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
-    )
-    more = len(games) > PAGE_ROWS
-    games = games[:PAGE_ROWS]
-    _link_games(datasette, name, games)
-    here = source_url(datasette, name, source_id)
+    order = "games.import_id, games.game_index, games.id"
+    here = source_url(datasette, name, source["id"])
     context = {
-        "metadata": _footer(datasette, name),
-        "database": name,
-        "source": sources[0],
+        **await _listed_games(datasette, request, db, name, "source_id", source, order, here),
+        "source": source,
         "summary": summary,
-        "games": games,
-        "first_number": page * PAGE_ROWS + 1,
-        "more_url": f"{here}?page={page + 1}" if more else None,
-        "less_url": f"{here}?page={page - 1}" if page else None,
-        "table_url": f"{datasette.urls.table(name, 'games')}?source_id={source_id}",
     }
     return Response.html(
         await datasette.render_template("jacquet/source.html", context, request=request)

@@ -28,6 +28,7 @@ from .urls import (
     event_url,
     game_url,
     games_list_url,
+    optional_url,
     player_url,
     position_url,
     source_url,
@@ -51,6 +52,23 @@ def _page(request: Any) -> int:
     if page > MAX_PAGE:
         raise BadRequest(f"page must be at most {MAX_PAGE}")
     return page
+
+
+def _row_id(digits: str, database: str, what: str) -> int:
+    """The id a URL names (its route takes digits only); past SQLite's largest integer (or
+    Python's longest int text) no row can be found: 404."""
+    if len(digits) > len(str(SQLITE_MAX_INT)) or int(digits) > SQLITE_MAX_INT:
+        raise NotFound(f"No {what} {digits[:40]} in {database}")
+    return int(digits)
+
+
+def _page_links(here: str, page: int, more: bool) -> dict[str, str | None]:
+    """A listing's links from its ``page`` to the next (when ``more`` rows follow) and the
+    previous one, as ``more_url`` and ``less_url`` (``_page_links.html`` draws them)."""
+    return {
+        "more_url": f"{here}?page={page + 1}" if more else None,
+        "less_url": f"{here}?page={page - 1}" if page else None,
+    }
 
 
 async def board_view(request: Any) -> Response:
@@ -106,6 +124,15 @@ async def _rows(db: Any, sql: str, params: Any = None) -> list[dict[str, Any]]:
     return [dict(row) for row in result.rows]
 
 
+async def _one_row(db: Any, sql: str, row_id: Any, what: str, database: str) -> dict[str, Any]:
+    """The row ``sql`` finds for ``row_id`` (its one parameter), the ``what`` a page shows; 404
+    when there is none."""
+    found = await _rows(db, sql, [row_id])
+    if not found:
+        raise NotFound(f"No {what} {row_id} in {database}")
+    return found[0]
+
+
 def _without_dice(written: str | None, dice: str | None) -> str:
     """A play as written, without the roll it begins with (``6-6: 24/18`` -> ``24/18``): the
     caption says the roll once."""
@@ -146,16 +173,15 @@ def _stop_note(ply: dict[str, Any]) -> str:
 async def game_view(datasette: Any, request: Any) -> Response:
     db, name = await _archive(datasette, request, ("games", "turns"))
     game_id = request.url_vars["game_id"]
-    games = await _rows(
+    game = await _one_row(
         db,
         "select games.*, events.name as event_name, sources.name as source_name from games "
         "left join events on events.id = games.event_id "
         "left join sources on sources.id = games.source_id where games.id = ?",
-        [game_id],
+        game_id,
+        "game",
+        name,
     )
-    if not games:
-        raise NotFound(f"No game {game_id} in {name}")
-    game = games[0]
     turns = await _rows(
         db,
         "select ply, turn, side, dice, written, steps, pips, key_before, key_after, "
@@ -245,18 +271,10 @@ async def game_view(datasette: Any, request: Any) -> Response:
             diagram(state["key"], BOARD_WIDTH, state["before"], state["cube"], state["owner"]) or ""
         ),
         "match_url": await _match_url(datasette, db, name, game_id),
-        "event_url": event_url(datasette, name, game["event_id"])
-        if game.get("event_id") is not None
-        else None,
-        "source_url": source_url(datasette, name, game["source_id"])
-        if game.get("source_id") is not None
-        else None,
-        "white_url": player_url(datasette, name, game["white_id"])
-        if game.get("white_id") is not None
-        else None,
-        "black_url": player_url(datasette, name, game["black_id"])
-        if game.get("black_id") is not None
-        else None,
+        "event_url": optional_url(event_url, datasette, name, game.get("event_id")),
+        "source_url": optional_url(source_url, datasette, name, game.get("source_id")),
+        "white_url": optional_url(player_url, datasette, name, game.get("white_id")),
+        "black_url": optional_url(player_url, datasette, name, game.get("black_id")),
         "row_url": f"{datasette.urls.table(name, 'games')}/{quote(game_id, safe='')}",
         "script_url": static_url(datasette, "jacquet.js"),
         "options": _options(game.get("options")),
@@ -380,12 +398,8 @@ async def position_view(datasette: Any, request: Any) -> Response:
     games = games[:PAGE_ROWS]
     for game in games:
         game["url"] = game_url(datasette, name, game["id"], game["ply"])
-        game["white_url"] = (
-            player_url(datasette, name, game["white_id"]) if game["white_id"] else None
-        )
-        game["black_url"] = (
-            player_url(datasette, name, game["black_id"]) if game["black_id"] else None
-        )
+        for side in ("white", "black"):
+            game[f"{side}_url"] = optional_url(player_url, datasette, name, game[f"{side}_id"])
     context = {
         "metadata": _footer(datasette, name),
         "database": name,
@@ -402,8 +416,7 @@ async def position_view(datasette: Any, request: Any) -> Response:
         "time_limit_ms": datasette.setting("sql_time_limit_ms"),
         "games": games,
         "page": page,
-        "more_url": f"{position_url(datasette, name, key)}?page={page + 1}" if more else None,
-        "less_url": f"{position_url(datasette, name, key)}?page={page - 1}" if page else None,
+        **_page_links(position_url(datasette, name, key), page, more),
         "pips": {side: position.pips(side) for side in SIDES},
         "off": {side: position.off(side) for side in SIDES},
         "turns_url": f"{datasette.urls.table(name, 'turns')}?key_before={quote(key)}",
@@ -535,15 +548,8 @@ async def _games_reaching(db: Any, key: str, offset: int, limit: int) -> list[di
 
 async def player_view(datasette: Any, request: Any) -> Response:
     db, name = await _archive(datasette, request, ("games", "players"))
-    digits = request.url_vars["player_id"]  # the route takes digits only
-    # past SQLite's largest integer (or Python's longest int text) no player can be found
-    if len(digits) > len(str(SQLITE_MAX_INT)) or int(digits) > SQLITE_MAX_INT:
-        raise NotFound(f"No player {digits[:40]} in {name}")
-    player_id = int(digits)
-    players = await _rows(db, "select * from players where id = ?", [player_id])
-    if not players:
-        raise NotFound(f"No player {player_id} in {name}")
-    player = players[0]
+    player_id = _row_id(request.url_vars["player_id"], name, "player")
+    player = await _one_row(db, "select * from players where id = ?", player_id, "player", name)
     # Two indexed halves (as White, as Black) rather than one OR over the whole table.
     sides = await _rows(
         db,
@@ -581,11 +587,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
         {"id": player_id},
     )
     for opponent in opponents:
-        opponent["url"] = (
-            player_url(datasette, name, opponent["opponent_id"])
-            if opponent["opponent_id"] is not None
-            else None
-        )
+        opponent["url"] = optional_url(player_url, datasette, name, opponent["opponent_id"])
     page = _page(request)
     games = await _rows(
         db,
@@ -614,20 +616,9 @@ async def player_view(datasette: Any, request: Any) -> Response:
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
         game["event_name"] = event_names.get(game["event_id"])
-        mine: Side = "white" if game["white_id"] == player_id else "black"
-        game["colour"] = side_name(mine)
-        opponent_id = game["black_id"] if mine == "white" else game["white_id"]
-        game["opponent"] = game["black"] if mine == "white" else game["white"]
-        game["opponent_url"] = (
-            player_url(datasette, name, opponent_id) if opponent_id is not None else None
-        )
-        game["outcome"] = (
-            "won" if game["winner"] == mine else "lost" if game["winner"] else "unfinished"
-        )
+        game["colour"] = side_name(_as_seen_by(game, player_id, datasette, name))
         game["invalid"] = game["status"] != "valid"
-        game["event_url"] = (
-            event_url(datasette, name, game["event_id"]) if game["event_id"] is not None else None
-        )
+        game["event_url"] = optional_url(event_url, datasette, name, game["event_id"])
     matches = await _player_matches(datasette, db, name, player_id)
     here = player_url(datasette, name, player_id)
     context = {
@@ -644,13 +635,23 @@ async def player_view(datasette: Any, request: Any) -> Response:
         },
         "games": games,
         "page": page,
-        "more_url": f"{here}?page={page + 1}" if more else None,
-        "less_url": f"{here}?page={page - 1}" if page else None,
+        **_page_links(here, page, more),
         "list_url": games_list_url(datasette, name, {"player": player_id}),
     }
     return Response.html(
         await datasette.render_template("jacquet/player.html", context, request=request)
     )
+
+
+def _as_seen_by(row: dict[str, Any], player_id: int, datasette: Any, name: str) -> Side:
+    """A game or a match of the player ``player_id``, from the player's side: sets its
+    ``opponent``, ``opponent_url`` and ``outcome`` (won, lost, unfinished); the player's side."""
+    mine: Side = "white" if row["white_id"] == player_id else "black"
+    theirs = "black" if mine == "white" else "white"
+    row["opponent"] = row[theirs]
+    row["opponent_url"] = optional_url(player_url, datasette, name, row[f"{theirs}_id"])
+    row["outcome"] = "won" if row["winner"] == mine else "lost" if row["winner"] else "unfinished"
+    return mine
 
 
 async def _player_matches(
@@ -671,15 +672,7 @@ async def _player_matches(
     except sqlite3.Error:
         return []
     for match in matches:
-        mine: Side = "white" if match["white_id"] == player_id else "black"
-        match["opponent"] = match["black"] if mine == "white" else match["white"]
-        opponent_id = match["black_id"] if mine == "white" else match["white_id"]
-        match["opponent_url"] = (
-            player_url(datasette, name, opponent_id) if opponent_id is not None else None
-        )
-        match["outcome"] = (
-            "won" if match["winner"] == mine else "lost" if match["winner"] else "unfinished"
-        )
+        mine = _as_seen_by(match, player_id, datasette, name)
         own, theirs = (
             (match["score_white"], match["score_black"])
             if mine == "white"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -17,6 +18,14 @@ BOARD_PATH = "/-/jacquet/board/"
 def _database_path(datasette: Any, database: str) -> str:
     """The database's URL prefix; cached, as a table page asks for it in many cells."""
     return str(datasette.urls.database(database))
+
+
+def optional_url(
+    make: Callable[[Any, str, Any], str], datasette: Any, database: str, row_id: Any
+) -> str | None:
+    """``make``'s URL of ``row_id`` (``player_url``, ``event_url``, …), or None where there is no
+    row to link: a game of no event, a name without a player."""
+    return None if row_id is None else make(datasette, database, row_id)
 
 
 def game_url(datasette: Any, database: str, game_id: str, ply: int | None = None) -> str:

@@ -6,20 +6,22 @@
   "use strict";
   var desk = document.getElementById("jacquet-desk");
   if (!desk) { return; }
+  // every element of the desk by its id's last words: "text" is #jacquet-desk-text
+  function byId(name) { return document.getElementById("jacquet-desk-" + name); }
   var DEBOUNCE_MS = 250;
   var checkUrl = desk.getAttribute("data-check-url");
   var boardPrefix = desk.getAttribute("data-board-prefix");
   var tokenTag = document.querySelector('meta[name="jacquet-csrftoken"]');
   var token = tokenTag ? tokenTag.getAttribute("content") : "";
-  var text = document.getElementById("jacquet-desk-text");
-  var notes = document.getElementById("jacquet-desk-notes");
-  var status = document.getElementById("jacquet-desk-status");
-  var errorList = document.getElementById("jacquet-desk-errors");
-  var board = document.getElementById("jacquet-desk-board");
-  var caption = document.getElementById("jacquet-desk-caption");
-  var legalList = document.getElementById("jacquet-desk-legal");
-  var legalNote = document.getElementById("jacquet-desk-legal-note");
-  var roll = document.getElementById("jacquet-desk-roll");
+  var text = byId("text");
+  var notes = byId("notes");
+  var status = byId("status");
+  var errorList = byId("errors");
+  var board = byId("board");
+  var caption = byId("caption");
+  var legalList = byId("legal");
+  var legalNote = byId("legal-note");
+  var roll = byId("roll");
   var timer = null;
   var sent = 0;
   var boards = {};
@@ -180,7 +182,7 @@
   }
 
   function copy() {
-    var said = document.getElementById("jacquet-desk-copied");
+    var said = byId("copied");
     function done() { said.textContent = "Copied."; }
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(text.value).then(done, fallback);
@@ -193,19 +195,19 @@
     }
   }
 
-  document.getElementById("jacquet-desk-download").addEventListener("click", download);
-  document.getElementById("jacquet-desk-copy").addEventListener("click", copy);
+  byId("download").addEventListener("click", download);
+  byId("copy").addEventListener("click", copy);
 
   // -- a set position, clicked onto a board ----------------------------------------------------
 
-  var setupBoard = document.getElementById("jacquet-desk-setup-board");
-  var setupStatus = document.getElementById("jacquet-desk-setup-status");
-  var setupTag = document.getElementById("jacquet-desk-setup-tag");
-  var writeButton = document.getElementById("jacquet-desk-write");
-  var turnSelect = document.getElementById("jacquet-desk-turn");
-  var rulesSelect = document.getElementById("jacquet-desk-rules");
-  var whiteBar = document.getElementById("jacquet-desk-white-bar");
-  var blackBar = document.getElementById("jacquet-desk-black-bar");
+  var setupBoard = byId("setup-board");
+  var setupStatus = byId("setup-status");
+  var setupTag = byId("setup-tag");
+  var writeButton = byId("write");
+  var turnSelect = byId("turn");
+  var rulesSelect = byId("rules");
+  var whiteBar = byId("white-bar");
+  var blackBar = byId("black-bar");
   var men = { white: {}, black: {} };
   var answered = null;
 
@@ -220,8 +222,7 @@
 
   function accept(answer) {
     if (answer.error) {
-      setupStatus.textContent = answer.error;
-      setupStatus.className = "failed";
+      setupFailed(answer.error);
       return false;
     }
     answered = answer;
@@ -239,11 +240,13 @@
     return true;
   }
 
+  function setupFailed(message) {
+    setupStatus.textContent = message;
+    setupStatus.className = "failed";
+  }
+
   function refresh(extra) {
-    return setup(extra).then(accept, function (error) {
-      setupStatus.textContent = error.message;
-      setupStatus.className = "failed";
-    });
+    return setup(extra).then(accept, function (error) { setupFailed(error.message); });
   }
 
   function pointAt(event) {
@@ -294,13 +297,13 @@
   [turnSelect, rulesSelect, whiteBar, blackBar].forEach(function (control) {
     control.addEventListener("change", function () { refresh(); });
   });
-  document.getElementById("jacquet-desk-clear").addEventListener("click", function () {
+  byId("clear").addEventListener("click", function () {
     men = { white: {}, black: {} };
     whiteBar.value = "0";
     blackBar.value = "0";
     refresh();
   });
-  document.getElementById("jacquet-desk-start").addEventListener("click", function () {
+  byId("start").addEventListener("click", function () {
     refresh({ start: true });
   });
 
@@ -330,7 +333,7 @@
     check();
   });
 
-  document.getElementById("jacquet-desk-setup").addEventListener("toggle", function () {
+  byId("setup").addEventListener("toggle", function () {
     if (!answered) { refresh({ start: true }); }
   });
 
