@@ -63,6 +63,9 @@ def test_stepping_past_an_illegal_play_says_the_line_stopped(
         keys[ply] = page.locator(".jacquet-board-holder").get_attribute("data-key")
         page.keyboard.press("ArrowRight")
     assert seen[0] is None and seen[1] is None and seen[2] is None
+    # the board moves with each legal play, then stays where the line stopped
+    assert len({keys[0], keys[1], keys[2]}) == 3
+    assert keys[3] == keys[4] == keys[5] == keys[2]
     for ply in (3, 4, 5):  # the illegal ply, and the two written after it
         note = seen[ply]
         assert note is not None, f"no note at ply {ply}"

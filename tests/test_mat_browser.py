@@ -104,7 +104,7 @@ def test_a_real_match_game_steps_through_hits_and_the_cube(
     assert board["black_bar"] == 0 and board["black"]["21"] == 1 and board["black"]["13"] == 5
     assert board["key"] == turns[6]["key_after"]
 
-    # the last ply, line 77: "64: 25/21 25/19", the play gnubg refuses: two men enter
+    # the last ply, line 77: "64: 25/21 25/19" (gnubg warns at it, and keeps it): two men enter
     page.goto(f"{server}/archive/-/game/{game['id']}?ply={len(turns)}")
     board = _board(page)
     assert board["key"] == turns[-1]["key_after"]
