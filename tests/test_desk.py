@@ -9,6 +9,7 @@ import hashlib
 import http.client
 import json
 import re
+import threading
 import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
@@ -160,6 +161,60 @@ def test_a_check_past_the_time_limit_is_answered_503(
     response = asyncio.run(ask())
     assert response.status_code == 503
     assert "took longer" in response.json()["error"]
+
+
+def _all_places_free() -> None:
+    """Wait until no check runs in this process (an earlier test's late thread may)."""
+    taken = [desk._RUNNING.acquire(timeout=60) for _ in range(desk.CHECKS_AT_ONCE)]
+    assert all(taken)
+    for _ in taken:
+        desk._RUNNING.release()
+
+
+def test_late_checks_that_run_on_are_bounded(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a late check's thread cannot be stopped: at most CHECKS_AT_ONCE run on, one more is
+    # answered at once, and their places come back when they end
+    release = threading.Event()
+    real = desk.check_text
+    _all_places_free()
+
+    def stuck(text: str, line: int = 1, column: int = 1) -> dict[str, Any]:
+        release.wait(60)
+        return real(text, line, column)
+
+    monkeypatch.setattr(desk, "check_text", stuck)
+    monkeypatch.setattr(desk, "TIME_LIMIT", 2.0)  # the stuck ones are late; a busy answer is not
+    datasette = build_datasette(archive)
+
+    async def ask(times: int) -> list[Any]:
+        page = await datasette.client.get(desk.DESK_PATH)
+        token = page.cookies["ds_csrftoken"]
+        answers = []
+        for _ in range(times):
+            answers.append(
+                await datasette.client.post(
+                    desk.CHECK_PATH,
+                    content=json.dumps({"text": fourth_illegal()[0]}),
+                    headers={"content-type": "application/json", "x-csrftoken": token},
+                    cookies={"ds_csrftoken": token},
+                )
+            )
+        return answers
+
+    # one loop for both rounds: asyncio.run would wait for the stuck threads as it closes
+    loop = asyncio.new_event_loop()
+    late = loop.run_until_complete(ask(desk.CHECKS_AT_ONCE + 1))
+    assert [a.status_code for a in late] == [503] * (desk.CHECKS_AT_ONCE + 1)
+    assert all("took longer" in a.json()["error"] for a in late[:-1])
+    assert "busy" in late[-1].json()["error"]
+    release.set()
+    _all_places_free()  # the stuck threads end, and give their places back
+    monkeypatch.setattr(desk, "TIME_LIMIT", 60.0)
+    [answer] = loop.run_until_complete(ask(1))
+    loop.close()
+    assert answer.status_code == 200 and answer.json()["errors"]
 
 
 # -- the endpoint over real HTTP -----------------------------------------------------------------

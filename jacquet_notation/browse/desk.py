@@ -8,7 +8,9 @@ read at all, so the page works on any served archive (docs/browse.md, *The trans
 
 What a request may cost is bounded three ways: the body (:data:`MAX_BODY`, refused with 413 from
 its ``Content-Length`` before any of it is read, or as soon as a chunked body passes it), the
-time (:data:`TIME_LIMIT`: the work runs in a thread and the answer is 503 when it is late), and
+time (:data:`TIME_LIMIT`: the work runs in a thread and the answer is 503 when it is late; a
+late thread cannot be stopped, so at most :data:`CHECKS_AT_ONCE` run in a process, and one
+more is answered 503 at once), and
 the legal plays listed (:data:`LEGAL_SHOWN`). Datasette's CSRF protection (asgi-csrf) guards every
 POST that carries cookies; the endpoint also demands the token itself, so that a request without
 cookies (which asgi-csrf lets through) is refused too.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +38,9 @@ from ..reporting import error_detail
 from ..rules import RULESET_NAMES, Rules
 from .urls import board_prefix, home_url, static_url
 
+#: checks one server process runs at once: a check past the time limit cannot be stopped (a
+#: thread runs on), so at most this many may run on; one more is answered 503 at once
+CHECKS_AT_ONCE = 2
 #: the largest body the endpoint reads (a record of several hundred turns is under 20 KB)
 MAX_BODY = 256 * 1024
 #: seconds the endpoint gives one check before answering 503
@@ -98,13 +104,17 @@ async def check_view(datasette: Any, request: Any) -> Response:
         else:
             text, line, column = _text_and_cursor(payload)
             try:
-                answer = await asyncio.wait_for(
-                    asyncio.to_thread(check_text, text, line, column), TIME_LIMIT
+                checked = await asyncio.wait_for(
+                    asyncio.to_thread(_check_if_free, text, line, column), TIME_LIMIT
                 )
             except TimeoutError:
+                # a thread that started runs on until its check ends, holding its place
                 raise _Refused(
                     503, f"checking took longer than {TIME_LIMIT:g} s: check a shorter part"
                 ) from None
+            if checked is None:
+                raise _Refused(503, "the desk is busy with other checks: try again in a moment")
+            answer = checked
             prefix = board_prefix(datasette)
             for ply in answer["plies"]:
                 ply["board"] = f"{prefix}{ply['key']}.svg?before={ply['before']}"
@@ -116,6 +126,23 @@ async def check_view(datasette: Any, request: Any) -> Response:
             headers={"cache-control": "no-store"},
         )
     return Response.json(answer, headers={"cache-control": "no-store"})
+
+
+_RUNNING = threading.BoundedSemaphore(CHECKS_AT_ONCE)
+
+
+def _check_if_free(text: str, line: int, column: int) -> dict[str, Any] | None:
+    """:func:`check_text` in its worker thread when a place is free (None when none is).
+
+    The place is taken in the thread, not before it: a check cancelled before its thread
+    starts (late already) then holds none.
+    """
+    if not _RUNNING.acquire(blocking=False):
+        return None
+    try:
+        return check_text(text, line, column)
+    finally:
+        _RUNNING.release()
 
 
 def _check_token(request: Any) -> None:
