@@ -174,8 +174,8 @@ def _all_places_free() -> None:
 def test_late_checks_that_run_on_are_bounded(
     archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a late check's thread cannot be stopped: at most CHECKS_AT_ONCE run on, one more is
-    # answered at once, and their places come back when they end
+    # a late check's thread cannot be stopped: at most CHECKS_AT_ONCE run on, one more waits
+    # for a place and is answered busy, and their places come back when they end
     release = threading.Event()
     real = desk.check_text
     _all_places_free()
@@ -213,8 +213,18 @@ def test_late_checks_that_run_on_are_bounded(
     _all_places_free()  # the stuck threads end, and give their places back
     monkeypatch.setattr(desk, "TIME_LIMIT", 60.0)
     [answer] = loop.run_until_complete(ask(1))
-    loop.close()
     assert answer.status_code == 200 and answer.json()["errors"]
+    # checks that merely overlap (more at once than there are places) wait their turn
+    monkeypatch.setattr(desk, "check_text", real)
+
+    async def together(times: int) -> list[int]:
+        asked = [ask(1) for _ in range(times)]
+        return [answers[0].status_code for answers in await asyncio.gather(*asked)]
+
+    assert loop.run_until_complete(together(2 * desk.CHECKS_AT_ONCE + 1)) == [200] * (
+        2 * desk.CHECKS_AT_ONCE + 1
+    )
+    loop.close()
 
 
 # -- the endpoint over real HTTP -----------------------------------------------------------------

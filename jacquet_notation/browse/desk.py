@@ -10,7 +10,7 @@ What a request may cost is bounded three ways: the body (:data:`MAX_BODY`, refus
 its ``Content-Length`` before any of it is read, or as soon as a chunked body passes it), the
 time (:data:`TIME_LIMIT`: the work runs in a thread and the answer is 503 when it is late; a
 late thread cannot be stopped, so at most :data:`CHECKS_AT_ONCE` run in a process, and one
-more is answered 503 at once), and
+more waits for a place, answered 503 when none comes), and
 the legal plays listed (:data:`LEGAL_SHOWN`). Datasette's CSRF protection (asgi-csrf) guards every
 POST that carries cookies; the endpoint also demands the token itself, so that a request without
 cookies (which asgi-csrf lets through) is refused too.
@@ -39,7 +39,7 @@ from ..rules import RULESET_NAMES, Rules
 from .urls import board_prefix, home_url, static_url
 
 #: checks one server process runs at once: a check past the time limit cannot be stopped (a
-#: thread runs on), so at most this many may run on; one more is answered 503 at once
+#: thread runs on), so at most this many may run on; one more waits for a place a while
 CHECKS_AT_ONCE = 2
 #: the largest body the endpoint reads (a record of several hundred turns is under 20 KB)
 MAX_BODY = 256 * 1024
@@ -132,12 +132,13 @@ _RUNNING = threading.BoundedSemaphore(CHECKS_AT_ONCE)
 
 
 def _check_if_free(text: str, line: int, column: int) -> dict[str, Any] | None:
-    """:func:`check_text` in its worker thread when a place is free (None when none is).
+    """:func:`check_text` in its worker thread once a place is free (None when none is soon).
 
     The place is taken in the thread, not before it: a check cancelled before its thread
-    starts (late already) then holds none.
+    starts (late already) then holds none. Checks that merely overlap wait their turn (one
+    takes milliseconds); places held by late checks for half the time limit make it busy.
     """
-    if not _RUNNING.acquire(blocking=False):
+    if not _RUNNING.acquire(timeout=TIME_LIMIT / 2):
         return None
     try:
         return check_text(text, line, column)
