@@ -35,3 +35,28 @@ def test_the_schema_refuses_an_action_it_does_not_know() -> None:
     write_xml([record], out)
     document = etree.fromstring(out.getvalue().replace(b'action="double"', b'action="redouble"'))
     assert not schema().validate(document)
+
+
+def test_a_match_games_cube_and_points_errors_are_in_the_xml() -> None:
+    # the same games as jacquet validate sees them: a take with no double before it, and a
+    # resignation of 5 points with the cube at 1 (3 at most), are errors of their games
+    header = b'; [Player 1 "anna"]\n; [Player 2 "bert"]\n\n7 point match\n\n Game 1\n'
+    header += b" anna : 0                        bert : 0\n"
+    take = b"  1) 31: 8/5 6/5                  Takes\n"
+    played = b"  1) 31: 8/5 6/5                  62: 24/18 13/11\n"
+    records = [
+        record
+        for body in (take, played)
+        for record in read_games(io.BytesIO(header + body + b"      Wins 5 point\n"))
+    ]
+    out = io.BytesIO()
+    write_xml(records, out)
+    document = etree.fromstring(out.getvalue())
+    schema().assertValid(document)
+    games = list(document.iter(f"{{{NAMESPACE}}}game"))
+    assert [game.get("status") for game in games] == ["invalid", "invalid"]
+    errors = [
+        [(e.get("kind"), e.get("line")) for e in game.iter(f"{{{NAMESPACE}}}error")]
+        for game in games
+    ]
+    assert errors == [[("cube", "8")], [("points", "9")]]

@@ -13,6 +13,7 @@ from lxml import etree
 
 from .. import __version__
 from ..errors import JacquetError, NotationError
+from ..match import check_game
 from ..notation import write_game
 from ..record import NO_SPAN, GameRecord, Span, WrittenPlay, point_name
 from ..replay import ReplayedGame, ReplayedPly, replay
@@ -134,7 +135,15 @@ def game_element(
     ``rules`` forces a ruleset, as ``--rules`` does; ``source_text=False`` leaves out the text of
     the game as found, except for an unreadable game, whose text is all there is.
     """
-    return replayed_element(replay(_prepared(record), rules), source_text=source_text)
+    return replayed_element(_replayed(record, rules), source_text=source_text)
+
+
+def _replayed(record: GameRecord, rules: Rules | None) -> ReplayedGame:
+    """The record replayed, with a match game's cube and points checked (``check_game``), so
+    that the XML says what ``jacquet validate`` and the archive say of the same game."""
+    game = replay(_prepared(record), rules)
+    game.errors.extend(check_game(game))
+    return game
 
 
 def replayed_element(game: ReplayedGame, *, source_text: bool = True) -> etree._Element:
@@ -418,6 +427,6 @@ def write_xml(
         with xf.element(GAMES, attributes, nsmap=_NSMAP):
             for record in records:
                 xf.write(_INDENT[1])
-                counts.add(_write_game(xf, replay(_prepared(record), rules), source_text, 1))
+                counts.add(_write_game(xf, _replayed(record, rules), source_text, 1))
             xf.write(_INDENT[0])
     return counts
