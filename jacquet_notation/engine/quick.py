@@ -156,8 +156,10 @@ def accept_quickly(
             left.remove(distance)
             continue
         if end == 0 and a != b:
-            if bear_off != EXACT:
-                forced = False  # a lower die may take the man part of the way (2/1/off, 6-1)
+            if bear_off != EXACT and left and min(left) < distance:
+                # a lower die may take the man part of the way (2/1/off, 6-1); with none lower,
+                # the move takes one die however the play is read (the last man off, 1/off)
+                forced = False
             # bearing off, by that die or a higher one: the higher die first, as the careful path
             # tries them (so that both paths label the steps alike)
             orders: tuple[tuple[int, ...], ...] = tuple((die,) for die in left if die >= distance)
