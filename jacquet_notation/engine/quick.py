@@ -44,7 +44,7 @@ from .plays import (
     set_turn,
     set_white,
 )
-from .search import Search, more_borne_off, most_off
+from .search import fewer_dice_legal, more_borne_off, most_off
 from .steps import COURIER_MEN, DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
 
 # the opponent's change when the mover hits on its point t, in the opponent's own packed int
@@ -230,9 +230,9 @@ def accept_quickly(
             steps = dice_steps(dice, rules)
         ctx = Context(position, rules)
         # a pass where no die moves any man needs no search: nothing else is legal
-        if (path or any(ctx.can_step(die) for die in {a, b})) and state not in Search(
-            ctx, steps
-        ).plays_by_state:
+        if (path or any(ctx.can_step(die) for die in {a, b})) and not fewer_dice_legal(
+            ctx, steps, state, path
+        ):
             return None
         if white:
             return make_play(tuple(path), make_position(me, opp, "black", direction))
