@@ -54,6 +54,7 @@ _OPP_SHIFT = [0] + [SHIFT[opposite_point(t)] for t in range(1, 25)]
 _MIRROR_HIT_OPP_DELTA = [0] + [FLAG[BAR] - FLAG[mirror_point(t)] for t in range(1, 25)]
 _MIRROR_OPP_SHIFT = [0] + [SHIFT[mirror_point(t)] for t in range(1, 25)]
 _SINGLE = [((die,),) for die in range(7)]  # a move of one die, as accept_quickly's orders
+_DIE_VALUES = frozenset(range(1, 7))
 
 
 def accept_quickly(
@@ -76,7 +77,7 @@ def accept_quickly(
     or some steps of a double), for the opponent's share of a Versailles turn (:mod:`.shares`).
     """
     a, b = dice
-    if not (0 < a < 7 and 0 < b < 7):
+    if a not in _DIE_VALUES or b not in _DIE_VALUES:
         return None
     if steps is not None:
         if not steps:
@@ -94,8 +95,8 @@ def accept_quickly(
         structural,
         five_max,
         block_rule,
-        _,
-        _,
+        most_points,
+        most_men,
         _,
         opposite,
     ) = facts
@@ -243,9 +244,10 @@ def accept_quickly(
             held = (me >> 1 | me >> 2 | me >> 3) & POINTS
         else:
             held = (me | me >> 1 | me >> 2 | me >> 3) & POINTS
-        if (held & START_TABLE).bit_count() > facts.start_table_points:
+        # Murray's limits, where set (none: six points of the table, fifteen men)
+        if most_points < 6 and (held & START_TABLE).bit_count() > most_points:
             return None
-        if (me >> MIDPOINT_SHIFT) & COUNT > facts.midpoint_men:
+        if most_men < MEN and (me >> MIDPOINT_SHIFT) & COUNT > most_men:
             return None
         if five_max:
             if held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20:
