@@ -40,6 +40,9 @@ from .steps import DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
 
 # -- validation ----------------------------------------------------------------------------------
 
+#: what validate_play takes as it is (anything else, a subclass too, is read into a list once)
+_SEQUENCES = (list, tuple)
+
 
 def validate_play(
     position: Position,
@@ -58,9 +61,9 @@ def validate_play(
     it points at ``len(moves) + i``, its ``i``-th move.
     """
     rules = rules or DEFAULT_RULES
-    if not isinstance(moves, (list, tuple)):
+    if moves.__class__ not in _SEQUENCES:
         moves = list(moves)
-    if opponent_moves.__class__ is not tuple and opponent_moves.__class__ is not list:
+    if opponent_moves.__class__ not in _SEQUENCES:
         opponent_moves = list(opponent_moves)  # an iterator's truth says nothing of its length
     try:
         quick = accept_quickly(position, dice, moves, rules)
@@ -71,7 +74,7 @@ def validate_play(
             return quick
         a, b = dice
         if len(quick.steps) == (2 if a != b else facts_of(rules).double_steps or a):
-            return quick  # the mover used every die (shares.used_whole), so nothing is shared
+            return quick  # the mover used every die, so nothing is shared
     if opponent_moves or rules.every_die_used:
         return shares.validate_turn(position, dice, moves, rules, opponent_moves, quick)
     if winner(position) is not None:
