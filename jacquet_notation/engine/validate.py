@@ -40,7 +40,7 @@ from .steps import DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
 
 # -- validation ----------------------------------------------------------------------------------
 
-#: what validate_play takes as it is (anything else, a subclass too, is read into a list once)
+#: the opponent moves validate_play takes as they are (anything else is read into a list once)
 _SEQUENCES = (list, tuple)
 
 
@@ -61,7 +61,7 @@ def validate_play(
     it points at ``len(moves) + i``, its ``i``-th move.
     """
     rules = rules or DEFAULT_RULES
-    if moves.__class__ not in _SEQUENCES:
+    if not isinstance(moves, (list, tuple)):
         moves = list(moves)
     if opponent_moves.__class__ not in _SEQUENCES:
         opponent_moves = list(opponent_moves)  # an iterator's truth says nothing of its length
