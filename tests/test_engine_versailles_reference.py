@@ -15,10 +15,12 @@ from collections import Counter
 import pytest
 from reference import best_plays, reference_plays
 
-from jacquet_notation.engine import legal_plays, validate_play
+from jacquet_notation.engine import Step, dice_steps, legal_plays, search, validate_play, winner
+from jacquet_notation.engine.steps import Context
 from jacquet_notation.errors import IllegalPlayError, PositionError
 from jacquet_notation.position import Position, Side, opposite_point, other
 from jacquet_notation.rules import Rules
+from jacquet_notation.selfplay import Bot, play_game
 
 ROUTE = [*range(12, 0, -1), *range(24, 12, -1)]  # the opponent's route, in the mover's numbering
 
@@ -133,3 +135,61 @@ def test_whole_turns_agree_where_the_mover_cannot_use_every_die(text: str) -> No
     assert seen["lost"] >= 1, seen
     assert seen["used none"] >= wanted // 20, seen
     assert seen["blocks bind"] >= 1, seen
+
+
+@pytest.mark.parametrize("text", [*RULESETS, "jacquet-unrestricted", "murray", "backgammon"])
+def test_a_play_of_fewer_dice_is_judged_as_the_search_judges_it(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quick path's answer for a play that leaves dice (search.fewer_dice_legal, which
+    spares the search while no man can bear off) agrees with the search, for every state fewer
+    steps reach, legal or not, from hemmed-in and self-play positions."""
+    rules = rules_of(text)
+    rng = random.Random(f"fewer dice {text}")
+    searches = Counter[str]()
+    real_search = search.Search
+
+    def counted(ctx: Context, dice: list[int]) -> search.Search:
+        searches["searches"] += 1
+        return real_search(ctx, dice)
+
+    monkeypatch.setattr(search, "Search", counted)
+    seen: Counter[str] = Counter()
+    game = 0
+    while seen["positions"] < 200:
+        if seen["positions"] % 2 and rules.direction == "same":
+            positions = [hemmed_in(rng)]
+        else:
+            # random bots seldom close a backgammon board against men on the bar; greedy ones do
+            bot: Bot = "greedy" if text == "backgammon" and game % 2 else "random"
+            played = play_game(rules, random.Random(game), bot)
+            positions = [turn.play.position for turn in played.turns[::7]]
+            game += 1
+        for position in positions:
+            if position is None or winner(position) is not None:
+                continue
+            dice = dice_steps((rng.randint(1, 6), rng.randint(1, 6)), rules)
+            ctx = Context(position, rules)
+            legal = real_search(ctx, dice).plays_by_state
+            # where the mover uses every die no play of fewer dice is legal: a few such suffice
+            whole = len(next(iter(legal.values()))) == len(dice)
+            seen["positions"] += not whole
+            start: dict[int, tuple[Step, ...]] = {ctx.start: ()}
+            levels = [start]
+            for die in dice if dice[0] != dice[-1] else dice[1:]:
+                level: dict[int, tuple[Step, ...]] = {}
+                # two dice: each from the start; steps of a double: one level from the last
+                ctx.expand(start if dice[0] != dice[-1] else levels[-1], die, level)
+                levels.append(level)
+            for level in levels:
+                for state, path in list(level.items())[: 1 if whole else 30]:
+                    before = searches["searches"]
+                    answer = search.fewer_dice_legal(ctx, dice, state, path)
+                    assert answer == (state in legal), (position.to_json(), dice, path)
+                    seen["legal" if answer else "not legal"] += 1
+                    seen["legal without a search"] += answer and searches["searches"] == before
+    assert seen["legal"] >= 200, seen
+    assert seen["not legal"] >= 200, seen
+    # the quick answer was met (where a man may bear off or a longer play may break a rule, the
+    # search decides)
+    assert seen["legal without a search"] >= 10, seen

@@ -13,6 +13,7 @@ from ..board_terms import point_name
 from ..errors import IllegalPlayError
 from ..position import Direction, Position, Side
 from ..rules import Rules
+from .facts import facts_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,7 @@ def dice_steps(dice: Sequence[int], rules: Rules) -> list[int]:
         raise IllegalPlayError(f"dice must be two numbers from 1 to 6, not {tuple(dice)!r}")
     high, low = (first, second) if first >= second else (second, first)
     if high == low:
-        return [high] * rules.double_steps[high]
+        return [high] * (facts_of(rules).double_steps or high)  # (0: squared, n steps of n)
     return [high, low]
 
 

@@ -44,7 +44,7 @@ from .plays import (
     set_turn,
     set_white,
 )
-from .search import Search, more_borne_off, most_off
+from .search import fewer_dice_legal, more_borne_off, most_off
 from .steps import COURIER_MEN, DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
 
 # the opponent's change when the mover hits on its point t, in the opponent's own packed int
@@ -54,6 +54,7 @@ _OPP_SHIFT = [0] + [SHIFT[opposite_point(t)] for t in range(1, 25)]
 _MIRROR_HIT_OPP_DELTA = [0] + [FLAG[BAR] - FLAG[mirror_point(t)] for t in range(1, 25)]
 _MIRROR_OPP_SHIFT = [0] + [SHIFT[mirror_point(t)] for t in range(1, 25)]
 _SINGLE = [((die,),) for die in range(7)]  # a move of one die, as accept_quickly's orders
+_DIE_VALUES = frozenset(range(1, 7))
 
 
 def accept_quickly(
@@ -76,7 +77,7 @@ def accept_quickly(
     or some steps of a double), for the opponent's share of a Versailles turn (:mod:`.shares`).
     """
     a, b = dice
-    if not (0 < a < 7 and 0 < b < 7):
+    if a not in _DIE_VALUES or b not in _DIE_VALUES:
         return None
     if steps is not None:
         if not steps:
@@ -94,8 +95,8 @@ def accept_quickly(
         structural,
         five_max,
         block_rule,
-        _,
-        _,
+        most_points,
+        most_men,
         _,
         opposite,
     ) = facts
@@ -156,8 +157,10 @@ def accept_quickly(
             left.remove(distance)
             continue
         if end == 0 and a != b:
-            if bear_off != EXACT:
-                forced = False  # a lower die may take the man part of the way (2/1/off, 6-1)
+            if bear_off != EXACT and left and min(left) < distance:
+                # a lower die may take the man part of the way (2/1/off, 6-1); with none lower,
+                # the move takes one die however the play is read (the last man off, 1/off)
+                forced = False
             # bearing off, by that die or a higher one: the higher die first, as the careful path
             # tries them (so that both paths label the steps alike)
             orders: tuple[tuple[int, ...], ...] = tuple((die,) for die in left if die >= distance)
@@ -228,9 +231,9 @@ def accept_quickly(
             steps = dice_steps(dice, rules)
         ctx = Context(position, rules)
         # a pass where no die moves any man needs no search: nothing else is legal
-        if (path or any(ctx.can_step(die) for die in {a, b})) and state not in Search(
-            ctx, steps
-        ).plays_by_state:
+        if (path or any(ctx.can_step(die) for die in {a, b})) and not fewer_dice_legal(
+            ctx, steps, state, path
+        ):
             return None
         if white:
             return make_play(tuple(path), make_position(me, opp, "black", direction))
@@ -241,9 +244,10 @@ def accept_quickly(
             held = (me >> 1 | me >> 2 | me >> 3) & POINTS
         else:
             held = (me | me >> 1 | me >> 2 | me >> 3) & POINTS
-        if (held & START_TABLE).bit_count() > facts.start_table_points:
+        # Murray's limits, where set (none: six points of the table, fifteen men)
+        if most_points < 6 and (held & START_TABLE).bit_count() > most_points:
             return None
-        if (me >> MIDPOINT_SHIFT) & COUNT > facts.midpoint_men:
+        if most_men < MEN and (me >> MIDPOINT_SHIFT) & COUNT > most_men:
             return None
         if five_max:
             if held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20:

@@ -13,11 +13,13 @@ from ..bits import (
     MOVER,
     OPP_SHIFT,
     OUTSIDE,
+    SHIFT,
     highest,
     location_of,
     men_at,
     occupied,
     off_count,
+    two_or_more,
 )
 from ..position import Position, Side
 from ..rules import Rules
@@ -162,6 +164,16 @@ def more_borne_off(ctx: Context, dice: list[int], off: int) -> bool:
     return False
 
 
+def cannot_bear_off(state: int, dice: list[int]) -> bool:
+    """Whether no man of ``state`` (the mover's men in its low bits) can bear off with ``dice``:
+    the men outside the home table need every die to come home (:func:`most_off` is 0), which
+    men outside on as many points as there are dice say at once."""
+    outside = state & OUTSIDE
+    return bool(outside) and (
+        occupied(outside).bit_count() >= len(dice) or not most_off(state, dice)
+    )
+
+
 def most_off(state: int, dice: list[int]) -> int:
     """At most how many men ``dice`` can bear off from ``state`` (the mover's men in its low bits).
 
@@ -182,6 +194,59 @@ def most_off(state: int, dice: list[int]) -> int:
         point = location_of(low)
         need += men_at(state, point) * -(-(point - 6) // top_die)
     return max(0, len(dice) - need)
+
+
+def fewer_dice_legal(ctx: Context, dice: list[int], state: int, path: Sequence[Step]) -> bool:
+    """Whether ``state``, which the steps ``path`` reach using fewer of ``dice`` than all, is a
+    legal play: what ``state in Search(ctx, dice).plays_by_state`` says.
+
+    For the quick path, where most plays that leave a die (a Versailles turn with a share) are
+    written. Answered without the search while no man can bear off this turn: the points a man
+    may land on then stay as they are all turn (a hit opens no point and closes none), so each
+    man steps along its own run of them, and whether a longer play exists is a question of a few
+    flag words (:func:`_no_longer_play`). Which men may step (a man on the bar first, the courier)
+    only narrows the plays, so what the flag words allow without it is enough. The search is
+    left for the rest, and for the plays those words cannot prove (a longer play may exist that
+    breaks a structural rule).
+    """
+    if (
+        path
+        and cannot_bear_off(ctx.start & MOVER, dice)
+        and _no_longer_play(ctx, dice, state, path[0].die)
+    ):
+        # nothing goes deeper than ``path``, nor (of two dice) plays the higher where it played
+        # the lower: the search would keep the final states of its level that break no rule
+        return not ctx.structural or ctx.valid(state)
+    return state in Search(ctx, dice).plays_by_state
+
+
+def _no_longer_play(ctx: Context, dice: list[int], state: int, first: int) -> bool:
+    """Whether no play uses more of ``dice`` than the play reaching ``state`` (whose first die is
+    ``first``), nor, of two dice of which it plays one, the higher where it played the lower; no
+    man bearing off, and any man free to step.
+
+    Some steps of one die value (a double): each man steps along its own run of open points, so
+    a final state where no man can step once more used every step any play can (each man went
+    to the end of its run). Two dice, one played: a play of both is one man stepping twice, or
+    two men (two on one point, or on two points) stepping once each from where they stand.
+    """
+    if dice[0] == dice[-1]:
+        return not occupied(state & MOVER) & ctx.sources(dice[0])
+    high, low = dice
+    start = ctx.start & MOVER
+    men = occupied(start)
+    by_high = men & ctx.sources(high)  # the men a step of the higher die can move
+    by_low = men & ctx.sources(low)
+    if first == low and by_high:
+        return False  # the higher die could be played (unless every such play breaks a rule)
+    if (by_high >> SHIFT[high]) & ctx.sources(low) or (by_low >> SHIFT[low]) & ctx.sources(high):
+        return False  # one man can step by both dice
+    if by_high and by_low:
+        # two men, one a die: on two points, or two men on the one point both dice leave from
+        return (
+            by_high == by_low and not by_high & (by_high - 1) and not two_or_more(start) & by_high
+        )
+    return True
 
 
 def may_bear_off(ctx: Context, pips: int) -> bool:

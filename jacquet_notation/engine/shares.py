@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..bits import MOVER, OPP_SHIFT, POINTS, occupied, two_or_more
+from ..bits import COUNT, MOVER, OPP_SHIFT, POINTS, occupied, two_or_more
 from ..board_terms import point_name, side_name
 from ..errors import IllegalPlayError
-from ..position import Position, Side, other
+from ..position import MEN, Position, Side, other
 from ..rules import Rules
 from .plays import Play, Step, dice_steps, make_play, make_position, notation_of
 from .quick import accept_quickly
@@ -83,12 +83,6 @@ def _final(share_ctx: Context, state: int, turn: Side) -> Position:
     return make_position(mover, sharer, turn, share_ctx.direction)
 
 
-def used_whole(play: Play, dice: Sequence[int], rules: Rules) -> bool:
-    """Whether ``play`` (the mover's part) uses every die of the roll ``dice``."""
-    a, b = dice
-    return len(play.steps) == (2 if a != b else a if rules.doubles == "squared" else 4)
-
-
 def validate_turn(
     position: Position,
     dice: Sequence[int],
@@ -126,7 +120,8 @@ def validate_turn(
             raise
     left = leftover(steps, own.steps)
     after = own.position
-    if not left or winner(after) is not None:
+    # winner(after) is not None, inline: the mover may have borne off its last man
+    if not left or after.packed_white & COUNT == MEN or after.packed_black & COUNT == MEN:
         if shared:
             why = "used every die" if not left else "has borne off its last man"
             raise IllegalPlayError(
@@ -148,11 +143,9 @@ def validate_turn(
                 raise _share_error(
                     error, after, share_ctx, left, shared, legal, len(moves)
                 ) from None
+        shared_to = share.position
         final = make_position(
-            share.position.packed_white,
-            share.position.packed_black,
-            opponent,
-            share.position.direction,
+            shared_to.packed_white, shared_to.packed_black, opponent, shared_to.direction
         )
         return make_play(own.steps, final, share.steps)
     share_ctx = Context(after, rules)

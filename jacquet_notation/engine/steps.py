@@ -135,15 +135,22 @@ class Context:
         self.rules = rules
         facts = self.facts = facts_of(rules)
         self.mover: Side = position.turn
-        mover = position.packed_white if self.mover == "white" else position.packed_black
-        opp = position.packed_black if self.mover == "white" else position.packed_white
+        if self.mover == "white":
+            mover, opp = position.packed_white, position.packed_black
+        else:
+            mover, opp = position.packed_black, position.packed_white
         self.opp_packed = opp
-        self.hitting = facts.hitting
+        hitting = self.hitting = facts.hitting
         self.courier = facts.courier
         self.bear_off = facts.bear_off
         self.structural = facts.structural
         self.blocks = rules.blocks
-        blockers = (two_or_more(opp) if self.hitting else occupied(opp)) & POINTS
+        # two_or_more(opp) or occupied(opp), and rotate below, inline: a context is built for
+        # every search and for every play that leaves a die
+        if hitting:
+            blockers = (opp >> 1 | opp >> 2 | opp >> 3) & POINTS
+        else:
+            blockers = (opp | opp >> 1 | opp >> 2 | opp >> 3) & POINTS
         # flags, in the mover's numbering, of the points a man may land on
         if facts.opposite:
             self.direction: Direction = "opposite"
@@ -151,9 +158,11 @@ class Context:
             self.hit_shift, self.hit_delta = MIRROR_HIT_SHIFT, MIRROR_HIT_DELTA
         else:
             self.direction = "same"
-            self.open = POINTS & ~rotate(blockers)
+            self.open = POINTS & ~(
+                ((blockers & LOW12) << HALF_BOARD_SHIFT) | ((blockers & HIGH12) >> HALF_BOARD_SHIFT)
+            )
             self.hit_shift, self.hit_delta = HIT_SHIFT, HIT_DELTA
-        self.start = mover | (opp << OPP_SHIFT) if self.hitting else mover
+        self.start = mover | (opp << OPP_SHIFT) if hitting else mover
         self.start_table_points = rules.start_table_points
         self.midpoint_men = rules.midpoint_men
         self.return_ok = FLAG[1] if facts.return_men == 1 else OWN_ONE_AND_TWO
@@ -388,10 +397,11 @@ def opponent_facts(opp: int, courier: bool) -> tuple[int, int]:
     Both in the opponent's numbering; 0 when there is none. While 15 men are on its 24-point the
     courier has not left yet and counts as standing there.
     """
-    rear = highest(opp & BOARD_AND_BAR)
+    rear = opp & BOARD_AND_BAR
+    rear = (rear.bit_length() - 1) >> 2 if rear else 0  # highest(), inline
     courier_at = 0
     if courier:
-        on_24 = men_at(opp, 24)
+        on_24 = (opp >> POINT_24_SHIFT) & COUNT  # men_at(opp, 24), inline
         if on_24 == MEN:
             courier_at = 24
         elif on_24 == COURIER_MEN and not opp & OFF_AND_HOME:

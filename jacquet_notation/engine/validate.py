@@ -24,7 +24,7 @@ from ..errors import AmbiguousPlayError, IllegalPlayError
 from ..position import Position, other
 from ..rules import Rules
 from .explain import outside_men, why_not_legal, why_stuck
-from .facts import EXACT, REARMOST, STANDARD
+from .facts import EXACT, REARMOST, STANDARD, facts_of
 from .plays import (
     DEFAULT_RULES,
     Play,
@@ -39,6 +39,9 @@ from .search import Search, may_bear_off, more_borne_off
 from .steps import DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
 
 # -- validation ----------------------------------------------------------------------------------
+
+#: the opponent moves validate_play takes as they are (anything else is read into a list once)
+_SEQUENCES = (list, tuple)
 
 
 def validate_play(
@@ -60,18 +63,18 @@ def validate_play(
     rules = rules or DEFAULT_RULES
     if not isinstance(moves, (list, tuple)):
         moves = list(moves)
-    if opponent_moves.__class__ is not tuple:
+    if opponent_moves.__class__ not in _SEQUENCES:
         opponent_moves = list(opponent_moves)  # an iterator's truth says nothing of its length
     try:
         quick = accept_quickly(position, dice, moves, rules)
     except (TypeError, ValueError):
         quick = None  # malformed input: the careful path below says what is wrong
-    if (
-        quick is not None
-        and not opponent_moves
-        and (not rules.every_die_used or shares.used_whole(quick, dice, rules))
-    ):
-        return quick  # (under every-die: the mover used every die, so nothing is shared)
+    if quick is not None and not opponent_moves:
+        if not rules.every_die_used:
+            return quick
+        a, b = dice
+        if len(quick.steps) == (2 if a != b else facts_of(rules).double_steps or a):
+            return quick  # the mover used every die, so nothing is shared
     if opponent_moves or rules.every_die_used:
         return shares.validate_turn(position, dice, moves, rules, opponent_moves, quick)
     if winner(position) is not None:
