@@ -96,6 +96,11 @@ def tag_name(name: str) -> str:
 
 #: the pieces that belong to the roll before them (anything unknown is a move, refused as one)
 _IN_A_PLAY = frozenset(("move", "other", "cannot", "unknown"))
+#: the pieces that stand alone (any other is an error where a roll's play cannot hold it)
+_OTHER_PIECES = frozenset(("double", "beaver", "take", "drop", "wins", "losses", "number"))
+#: the pieces besides rolls and moves that the quick path reads: none can be an error there
+#: but "Cannot Move", which it checks (a line number inside a line is Galaxy's, rare)
+_QUICK_PIECES = frozenset(("double", "beaver", "take", "drop", "wins", "losses", "cannot"))
 
 
 class _Piece(NamedTuple):
@@ -187,41 +192,54 @@ class _MatGame:
                 if ending == "unknown":
                     play = replace(play, action="unknown")
                 found.append(_Piece(column, "ply", play))
-            elif kind in ("double", "beaver", "take", "drop"):
-                plies += 1
-                value = match.group("dv") if kind == "double" else match.group("bv")
-                play = WrittenPlay(
-                    side,
-                    turn,
-                    None,
-                    action=kind,  # type: ignore[arg-type]  # one of the four, by the group
-                    cube=int(value) if value else None,
-                    text=match.group(kind),
-                    span=self.span(row, column, match.end()),
-                )
-                found.append(_Piece(column, "ply", play))
-            elif kind == "wins":
-                found.append(_Piece(column, "wins", points=int(match.group("wn"))))
-            elif kind == "losses":
-                found.append(_Piece(column, "losses", points=int(match.group("ln"))))
-            elif kind == "number":
-                found.append(_Piece(column, "number", points=int(match.group(kind)[:-1])))
+            elif kind in _OTHER_PIECES:
+                piece = self.other_piece(row, match, kind, side, turn)
+                if piece.kind == "ply":
+                    plies += 1
+                found.append(piece)
             else:
                 expected = "dice such as 53:, Doubles => 2, Takes, Drops or Wins 1 point"
                 self.error(expected, match.group(kind)[:30], row, column)
         return found
 
+    def other_piece(
+        self, row: int, match: re.Match[str], kind: str, side: Side, turn: int
+    ) -> _Piece:
+        """The piece of a match of ``_PIECES`` whose ``kind`` is one of ``_OTHER_PIECES``: a
+        cube action (a ply of ``side``), ``Wins``, ``Losses`` or a line number."""
+        column = match.start(kind)
+        if kind == "wins":
+            return _Piece(column, "wins", points=int(match.group("wn")))
+        if kind == "losses":
+            return _Piece(column, "losses", points=int(match.group("ln")))
+        if kind == "number":
+            return _Piece(column, "number", points=int(match.group(kind)[:-1]))
+        value = match.group("dv") if kind == "double" else match.group("bv")
+        play = WrittenPlay(
+            side,
+            turn,
+            None,
+            action=kind,  # type: ignore[arg-type]  # one of the four, by the group
+            cube=int(value) if value else None,
+            text=match.group(kind),
+            span=self.span(row, column, match.end()),
+        )
+        return _Piece(column, "ply", play)
+
     def quick_pieces(
         self, row: int, text: str, start: int, side_of: int, turn: int
     ) -> list[_Piece] | None:
-        """The pieces of a line made only of rolls and well-formed move words (nearly every
-        line: ``12) 53: 8/3 6/3    64: 24/18 13/9``), as :meth:`pieces` would read them; None
-        for any other line, which :meth:`pieces` then scans in full.
+        """The pieces of a line that holds no error (nearly every line: ``12) 53: 8/3 6/3
+        64: 24/18 13/9``, ``9) 41: 9/5 7/6   Doubles => 2``), as :meth:`pieces` would read
+        them; None for any other line, which :meth:`pieces` then scans in full.
 
-        Words split at whitespace, as the scan skips it; a word is then either a roll of
-        ``_ROLLS`` or a move word whose shape ``_shape`` accepts, so that neither can be read as
-        anything else and no error can arise. This skips the pattern of every piece, which
-        most of the reading time went to (bench/mat.py).
+        Words split at whitespace, as the scan skips it; a roll of ``_ROLLS`` or a move word
+        whose shape ``_shape`` accepts is read inline, so that neither can be read as anything
+        else. Any other word is matched by the pattern of every piece where it stands, as the
+        scan would match it there (the words before it being rolls and moves, each read to its
+        end), and taken when it is a cube action, ``Wins``, ``Losses`` or ``Cannot Move`` in its
+        place that ends at the end of a word: so no error can arise. This skips the scan of the
+        whole line, which most of the reading time went to (bench/mat.py).
         """
         found: list[_Piece] = []
         line = self.first_line + row
@@ -234,25 +252,53 @@ class _MatGame:
         dice: tuple[int, int] = (0, 0)
         moves: list[Move] = []
         end = 0
-        for word in text[start:].split():
+        plies = 0  # the plies of the line so far (its rolls and cube actions)
+        cannot = False  # whether the play being read says "Cannot Move"
+        words = iter(text[start:].split())
+        for word in words:
             where = text.find(word, at)
             at = where + len(word)
             rolled = rolls.get(word)
             if rolled is not None:
                 if column >= 0:
                     found.append(self.quick_play(line, text, column, end, side, turn, dice, moves))
-                side = "black" if found or where >= side_of - 3 else "white"
-                column, dice, moves, end = where, rolled, [], at
+                side = "black" if plies or where >= side_of - 3 else "white"
+                plies += 1
+                column, dice, moves, end, cannot = where, rolled, [], at, False
                 continue
             shape = shapes.get(word)
             if shape is None:
                 shape = _shape(word)
-            if not shape or column < 0:
+            if shape:
+                if column < 0:
+                    return None
+                span = new(Span, (line, where + 1, line, at))
+                for move in shape:
+                    moves.append(new(Move, (*move, span)))
+                end = at
+                continue
+            match = _PIECES.match(text, where)  # never None: "other" takes any word
+            if match is None or match.lastgroup not in _QUICK_PIECES:
                 return None
-            span = new(Span, (line, where + 1, line, at))
-            for move in shape:
-                moves.append(new(Move, (*move, span)))
-            end = at
+            kind, last = match.lastgroup, match.end()
+            if last < len(text) and not text[last].isspace():
+                return None  # the piece ends inside a word, whose rest the scan reads apart
+            for _ in range(len(text[where:last].split()) - 1):
+                next(words)  # the piece's other words (spaces or tabs apart, by the pattern)
+            at = last
+            if kind == "cannot":
+                if column < 0 or moves or cannot:
+                    return None  # the scan's error: "expected a move such as 24/18"
+                cannot, end = True, last
+                continue
+            if column >= 0:
+                found.append(self.quick_play(line, text, column, end, side, turn, dice, moves))
+                column = -1
+            side = "black" if plies or where >= side_of - 3 else "white"
+            piece = self.other_piece(row, match, kind, side, turn)
+            if piece.kind == "ply":
+                plies += 1
+            found.append(piece)
         if column >= 0:
             found.append(self.quick_play(line, text, column, end, side, turn, dice, moves))
         return found
