@@ -220,14 +220,13 @@ class _Replayer:
         # thrown again (docs/rules.md), so the lead can last several plays; None once it is over.
         if lead is None and first_index == 0 and ordinary_opening and rules.every_die_used:
             lead = _Lead.OPEN
-        leads: list[_LeadState] = []  # the lead before each play, for its variations
         index = first_index - 1
         for offset, written in enumerate(plays):
             index += 1
             if lead is _Lead.OPEN and not stopped and written.side != position.turn:
                 # the lead thrown again: its higher thrower, either side, plays next
                 position = position.with_turn(written.side)
-            leads.append(lead)
+            lead_before = lead  # where this play's variations start from
             ply = ReplayedPly(index, written, position, None, None, None, [])
             plies.append(ply)
             if stopped:
@@ -261,19 +260,25 @@ class _Replayer:
                         play, ply.rolls, problem = self._infer(written, position, index)
                     elif dice is None:  # a checked pass: no roll could be played
                         play = legal_plays(position, (6, 5), rules)[0]
-                    elif (
-                        not written.moves
-                        and written.is_bare_roll
-                        and _playable(position, dice, rules)
-                    ):
-                        problem, after = self._missing(written, position, index, plays, offset)
-                        ply.error = problem
-                        errors.append(problem)
-                        if after is None:
-                            stopped = True
-                        else:
-                            ply.after = position = after
-                        continue
+                    elif not written.moves and written.is_bare_roll:
+                        # A roll alone: its play is missing where some man could move with it
+                        # (else 6-5: alone is an honest pass). One search says which, and holds
+                        # the pass: the only legal play when no man moves (plays are distinct
+                        # by position), which validate_play would find again.
+                        legal = legal_plays(position, dice, rules)
+                        if any(p.steps or p.opponent_steps for p in legal):
+                            problem, after = self._missing(written, position, index, plays, offset)
+                            ply.error = problem
+                            errors.append(problem)
+                            if after is None:
+                                stopped = True
+                            else:
+                                ply.after = position = after
+                            continue
+                        if legal and not rules.every_die_used:
+                            play = legal[0]
+                        else:  # a whole turn under every die is checked as a turn
+                            play = validate_play(position, dice, [], rules)
                     else:
                         play = validate_play(
                             position,
@@ -308,7 +313,7 @@ class _Replayer:
                 continue
             for variation in written.variations:
                 branch, _, branch_errors = self.line(
-                    variation, ply.before, index, dict(prime_seen), False, leads[offset]
+                    variation, ply.before, index, dict(prime_seen), False, lead_before
                 )
                 ply.variations.append(branch)
                 errors.extend(branch_errors)
@@ -615,8 +620,8 @@ def _men_of(position: Position, side: Side) -> Counter[int]:
 
 def _unmarked_hits(written: WrittenPlay, play: Play) -> bool:
     """Whether ``play`` hit more often than ``written`` marks a hit."""
-    hits = sum(1 for step in play.steps if step.hit)
-    return hits > sum(move.count for move in written.moves if move.hit)
+    hits = [step for step in play.steps if step.hit]
+    return bool(hits) and len(hits) > sum(move.count for move in written.moves if move.hit)
 
 
 def _share_by_mover(
@@ -646,11 +651,6 @@ def _culprit(written: WrittenPlay, move: int | None) -> Span:
                 return written_move.span if written_move.span.line else written.span
             move -= written_move.count
     return written.span
-
-
-def _playable(position: Position, dice: tuple[int, int], rules: Rules) -> bool:
-    """Whether some man can move with ``dice`` (else ``6-5:`` alone is an honest pass)."""
-    return any(play.steps or play.opponent_steps for play in legal_plays(position, dice, rules))
 
 
 def _rolls(rolls: Sequence[tuple[int, int]]) -> str:
