@@ -21,6 +21,8 @@ from .replay import ReplayedGame, parse_result
 
 #: the Crawford tag's values that turn the rule on (gnubg and the servers write ``On``)
 _ON = {"on", "yes", "true", "1"}
+#: the plies of the cube (a ply's other actions: None, a roll, and ``unknown``, a roll unplayed)
+_CUBE_ACTIONS = frozenset(("double", "take", "drop", "beaver"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,32 +79,29 @@ def check_game(game: ReplayedGame) -> list[MatchError]:
         return []
     record = game.record
     cube = _Cube()
-    errors: list[MatchError] = []
-    for ply in game.plies:
-        written = ply.written
-        side = written.side
-        if cube.dropped_by is not None:
-            errors.append(
+    plies = game.plies
+    # the cube's plies, found in one pass (a game has a few among dozens of rolls); a roll
+    # while a double awaits its answer cannot be written: the answer has the next slot, and
+    # the replay refuses the other side's roll there as "wrong-side"
+    actions = [index for index, ply in enumerate(plies) if ply.written.action in _CUBE_ACTIONS]
+    for index in actions:
+        written = plies[index].written
+        action = written.action
+        assert action is not None
+        problem = _cube_action(cube, written.side, action, written.cube)
+        if problem is not None:
+            return [_error(record, "cube", problem, written.span)]
+        if cube.dropped_by is not None and index + 1 < len(plies):
+            following = plies[index + 1].written
+            return [
                 _error(
                     record,
                     "cube",
-                    f"{side_name(side)} plays after {side_name(cube.dropped_by)} dropped the "
-                    "double, which ended the game",
-                    written.span,
+                    f"{side_name(following.side)} plays after {side_name(cube.dropped_by)} "
+                    "dropped the double, which ended the game",
+                    following.span,
                 )
-            )
-            break
-        action = written.action
-        if action is None or action == "unknown":
-            # (a roll while a double awaits its answer cannot be written: the answer has the
-            # next slot, and the replay refuses the other side's roll there as "wrong-side")
-            continue
-        problem = _cube_action(cube, side, action, written.cube)
-        if problem is not None:
-            errors.append(_error(record, "cube", problem, written.span))
-            break
-    if errors:
-        return errors
+            ]
     return _check_points(game, cube)
 
 
@@ -198,10 +197,11 @@ def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
     elif cube.offered is not None:
         return []  # a double left unanswered by a resignation: the loser gave up the game
     else:
-        right, value = winner, score(game.final, winner, game.rules) * cube.value
+        most = score(game.final, winner, game.rules)
+        right, value = winner, most * cube.value
         why = (
             f"{side_name(other(winner))} resigned with the cube at {cube.value}: at most "
-            f"{score(game.final, winner, game.rules)} x the cube in this position"
+            f"{most} x the cube in this position"
         )
     wins_match = needed is not None and needed > 0 and points >= needed
     if right != winner or points < 1 or (points > value and not wins_match):
