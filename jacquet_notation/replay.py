@@ -134,10 +134,9 @@ def rules_for(record: GameRecord, forced: Rules | None = None) -> Rules:
         return forced
     name = record.tags.get(_RULES_TAG, "jacquet").strip() or "jacquet"
     rules = Rules.named(name)
-    known = _option_tags()
     overrides = {}
     for tag, value in record.tags.items():
-        key = known.get(tag.lower().replace("-", "").replace("_", ""))
+        key = _option_of(tag)
         if key is not None and tag != _RULES_TAG:
             overrides[key] = value
     return rules.with_options(overrides) if overrides else rules
@@ -148,6 +147,13 @@ def _option_tags() -> dict[str, str]:
     """Option names by their tag spelling, lower case without ``-`` or ``_`` (read once)."""
     # Every ruleset has the same options; only their values differ.
     return {key.lower().replace("-", "").replace("_", ""): key for key in Rules().options()}
+
+
+@functools.lru_cache(maxsize=1024)
+def _option_of(tag: str) -> str | None:
+    """The option a tag names, if any: a record has a dozen tags, nearly all the same names
+    game after game (``White``, ``Date``, ...), so each name's answer is kept."""
+    return _option_tags().get(tag.lower().replace("-", "").replace("_", ""))
 
 
 def _moves(written: WrittenPlay) -> list[tuple[int, int]]:
