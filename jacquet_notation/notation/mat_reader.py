@@ -411,10 +411,17 @@ class _MatGame:
     def plays(self, record: GameRecord, first_row: int, side_of: int) -> None:
         """The numbered lines: plies in order (turn = the line's number), then the result."""
         lines = self.lines
-        expected: tuple[int, Side] | None = None  # the next ply's turn and side
+        plays = record.plays
+        # the next ply's turn (None: any, as at first) and side
+        expected_turn: int | None = None
+        expected_side: Side = "white"
         number = 0  # the last line number read
         won: tuple[Side, int] | None = None
         lost: tuple[Side, int, int] | None = None  # side, points, row
+        # Player 2's column begins at side_of; a second ply is Player 2's however far the first
+        # pushed it. Where "Losses" stands says nothing (Galaxy writes it in either column): the
+        # winner is the side of "Wins".
+        right_from = side_of - 3
         for row in range(first_row, len(lines)):
             text = lines[row]
             if not text.strip():
@@ -425,62 +432,51 @@ class _MatGame:
                 written = int(numbered.group(1))
                 if written != number + 1:
                     self.error(f"the line number {number + 1})", numbered.group().strip(), row, 0)
-                    expected = None  # said once: the plays go on from the number written
+                    expected_turn = None  # said once: the plays go on from the number written
                 number = written
             on_line = 0  # the plies of this line so far
-            for piece in self.pieces(row, text, start, side_of, number):
-                # Player 2's column begins at side_of; a second ply is Player 2's however far
-                # the first pushed it. Where "Losses" stands says nothing (Galaxy writes it in
-                # either column): the winner is the side of "Wins".
-                right = piece.column >= side_of - 3
-                side: Side = "black" if on_line or right else "white"
-                if piece.kind == "number":
-                    if piece.points != number:  # Galaxy repeats a line's number inside it
+            for column, kind, play, points in self.pieces(row, text, start, side_of, number):
+                if kind != "ply":
+                    if kind == "number":
+                        if points != number:  # Galaxy repeats a line's number inside it
+                            self.error(
+                                f"the line's number {number})", _found(text, column), row, column
+                            )
+                        continue
+                    if won is not None or (lost is not None and kind != "wins"):
                         self.error(
-                            f"the line's number {number})",
-                            _found(text, piece.column),
-                            row,
-                            piece.column,
+                            "nothing after the end of the game", _found(text, column), row, column
                         )
+                        return
+                    if kind == "wins":
+                        won = ("black" if column >= right_from else "white", points)
+                    else:
+                        lost = ("white", points, row)
                     continue
-                if won is not None or (lost is not None and piece.kind != "wins"):
+                if won is not None or lost is not None:
                     self.error(
-                        "nothing after the end of the game",
-                        _found(text, piece.column),
-                        row,
-                        piece.column,
+                        "nothing after the end of the game", _found(text, column), row, column
                     )
                     return
-                if piece.kind == "wins":
-                    won = ("black" if right else "white", piece.points)
-                    continue
-                if piece.kind == "losses":
-                    lost = ("white", piece.points, row)
-                    continue
+                side: Side = "black" if on_line or column >= right_from else "white"
                 on_line += 1
                 if on_line > 2:
-                    self.error(
-                        "at most two plays on a line", _found(text, piece.column), row, piece.column
-                    )
+                    self.error("at most two plays on a line", _found(text, column), row, column)
                     break
-                assert piece.play is not None
+                assert play is not None
                 if numbered is None:
-                    self.error(
-                        "a line number before the play, such as 3)",
-                        piece.play.text,
-                        row,
-                        piece.column,
-                    )
+                    self.error("a line number before the play, such as 3)", play.text, row, column)
                     continue
-                if expected is None:
-                    expected = (number, side)
-                if (number, side) != expected:
-                    turn, who = expected
-                    player = "Player 1's (left)" if who == "white" else "Player 2's (right)"
-                    self.error(f"{player} play of line {turn})", piece.play.text, row, piece.column)
-                    expected = (number, side)
-                record.plays.append(piece.play)
-                expected = (number, "black") if side == "white" else (number + 1, "white")
+                if expected_turn is None:
+                    expected_turn, expected_side = number, side
+                elif number != expected_turn or side != expected_side:
+                    who = "Player 1's (left)" if expected_side == "white" else "Player 2's (right)"
+                    self.error(f"{who} play of line {expected_turn})", play.text, row, column)
+                plays.append(play)
+                if side == "white":
+                    expected_turn, expected_side = number, "black"
+                else:
+                    expected_turn, expected_side = number + 1, "white"
         if won is None:
             if lost is not None:
                 self.error("Wins N points beside Losses", "the end of the game", lost[2], 0)
