@@ -367,7 +367,7 @@ class _MatGame:
     # -- the game ---------------------------------------------------------------------------
 
     def read(self, tags: dict[str, str], tag_spans: dict[str, Span]) -> GameRecord:
-        record = GameRecord(file=self.file, index=self.index, text="\n".join(self.lines))
+        record = GameRecord(file=self.file, index=self.index)  # its text: parse_mat_game's
         record.tags.update(tags)
         record.tag_spans.update(tag_spans)
         lines = self.lines
@@ -612,6 +612,8 @@ def parse_mat_game(
     record = reader.read(tags, spans)
     if preamble:
         gap = max(first_line - 1 - preamble.count("\n"), 1)
-        record.text = preamble + "\n" * gap + record.text
+        record.text = preamble + "\n" * gap + text
         record.span = record.span._replace(line=1, column=1)
+    else:
+        record.text = text
     return record
