@@ -14,6 +14,7 @@ right, never left), and the first action of a numbered line is Player 1's unless
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 from typing import Literal, NamedTuple
@@ -85,8 +86,10 @@ def is_match_file(lines: list[str]) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=1024)
 def tag_name(name: str) -> str:
-    """The record's tag for a header name (``Match ID`` -> ``Match_ID``, ``EventDate`` -> Date)."""
+    """The record's tag for a header name (``Match ID`` -> ``Match_ID``, ``EventDate`` -> Date);
+    kept by name, as every match file of a source writes the same dozen names."""
     mapped = HEADER_TAGS.get(name)
     if mapped is not None:
         return mapped
@@ -556,7 +559,8 @@ def read_header(
             if name == "Date" and not _DATE.match(value):
                 name = "EventDate"
             tags.setdefault(name, value)
-            spans.setdefault(name, Span(number, 1, number, len(line)))
+            if name not in spans:
+                spans[name] = _new_tuple(Span, (number, 1, number, len(line)))
             continue
         length = LENGTH_LINE.match(line)
         if length is not None:
