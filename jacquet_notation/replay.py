@@ -773,18 +773,19 @@ def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
 
 
 def _check_result(game: ReplayedGame, replayer: _Replayer) -> None:
+    if game.rules.scoring == "backgammon":
+        # The points of a backgammon game are the cube's times the game's, or a dropped
+        # double's, or a resignation's (a result on a game not over): checked with the cube
+        # (match.py), so nothing is asked here.
+        return
     record = game.record
     written = parse_result(record.result)
+    if written is None or not game.complete:
+        return
     # The result is the last thing a record writes: point at the end of the game's text.
     end = record.span
     column = max(end.end_column - len(record.result or "") + 1, 1)
     span = Span(end.end_line, column, end.end_line, end.end_column) if end.line else None
-    if not game.complete or written is None:
-        return
-    if game.rules.scoring == "backgammon":
-        # The points of a backgammon game are the cube's times the game's, or a dropped
-        # double's, or a resignation's (a result on a game not over): checked with the cube.
-        return
     if game.winner is None:
         game.errors.append(
             replayer.error(
