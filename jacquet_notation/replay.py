@@ -124,8 +124,11 @@ class ReplayedGame:
 
     @property
     def complete(self) -> bool:
-        """Every written play was replayed (no line stopped early)."""
-        return all(ply.after is not None for ply in self.plies)
+        """Every written play was replayed (no line stopped early).
+
+        A line stops at its first error and replays nothing after it, so the last ply tells.
+        """
+        return not self.plies or self.plies[-1].after is not None
 
 
 def rules_for(record: GameRecord, forced: Rules | None = None) -> Rules:
