@@ -175,17 +175,8 @@ def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
     written = parse_result(record.result)
     if written is None:
         return []
-    end = record.span
-    span = Span(end.end_line, 1, end.end_line, end.end_column) if end.line else None
     winner: Side = "white" if written[0] > 0 else "black"
     points = max(written)
-    # What real servers write (docs/rules.md, "Matches"): at most the game's value (a drop's
-    # cube, a played-out game's 1, 2 or 3 times the cube, a resignation's up to what the position
-    # allows), or, when the game wins the match, anything from what the winner needed up.
-    header = record.match_header()
-    needed = None
-    if header is not None and header.length and header.score is not None:
-        needed = header.length - header.score[0 if winner == "white" else 1]
     if cube.dropped_by is not None:
         right, value = other(cube.dropped_by), cube.value
         why = f"{side_name(cube.dropped_by)} dropped a double of the cube at {cube.value}"
@@ -203,18 +194,32 @@ def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
             f"{side_name(other(winner))} resigned with the cube at {cube.value}: at most "
             f"{most} x the cube in this position"
         )
-    wins_match = needed is not None and needed > 0 and points >= needed
-    if right != winner or points < 1 or (points > value and not wins_match):
-        return [
-            _error(
-                record,
-                "points",
-                f"{why}: {side_name(right)} wins {value} points, not {side_name(winner)} "
-                f"{points} ({record.result})",
-                span,
-            )
-        ]
-    return []
+    # What real servers write (docs/rules.md, "Matches"): at most the game's value (a drop's
+    # cube, a played-out game's 1, 2 or 3 times the cube, a resignation's up to what the position
+    # allows), or, when the game wins the match, anything from what the winner needed up.
+    if right == winner and points >= 1 and (points <= value or _wins_match(record, winner, points)):
+        return []
+    end = record.span
+    span = Span(end.end_line, 1, end.end_line, end.end_column) if end.line else None
+    return [
+        _error(
+            record,
+            "points",
+            f"{why}: {side_name(right)} wins {value} points, not {side_name(winner)} "
+            f"{points} ({record.result})",
+            span,
+        )
+    ]
+
+
+def _wins_match(record: GameRecord, winner: Side, points: int) -> bool:
+    """Whether ``points`` bring ``winner`` to the match's length (asked only of more points than
+    the game was worth: the header's tags are read then)."""
+    header = record.match_header()
+    if header is None or not header.length or header.score is None:
+        return False
+    needed = header.length - header.score[0 if winner == "white" else 1]
+    return needed > 0 and points >= needed
 
 
 def summarise(record: GameRecord) -> GameSummary | None:
