@@ -172,6 +172,17 @@ def accept_quickly(
             orders = ((a,) * count,)
         elif len(left) == 2 and distance == a + b and not hitting:
             orders = ((a, b), (b, a))  # either intermediate point (a hit makes them differ)
+        elif len(left) == 2 and distance == a + b and opposite:
+            # backgammon's combined move, with hitting: its two ways differ only where a lone
+            # opposing man stands on an intermediate point, which the careful path weighs (the
+            # one legal way, or ambiguous); else they land alike, the higher die first as the
+            # careful path tries them
+            high, low = (a, b) if a > b else (b, a)
+            if (opp >> opp_shift[start - high]) & COUNT == 1 or (
+                opp >> opp_shift[start - low]
+            ) & COUNT == 1:
+                return None
+            orders = ((high, low), (low, high))
         else:
             return None
         mark = len(path)
