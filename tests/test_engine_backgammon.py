@@ -324,6 +324,28 @@ def test_a_combined_move_is_validated_quickly_as_carefully() -> None:
     assert taken > 500 and weighed > 50, (taken, weighed)
 
 
+def test_a_dance_on_the_bar_is_validated_quickly_as_carefully() -> None:
+    """A pass where a man on the bar cannot enter (both entry points held) is accepted at once,
+    as the pass the careful path finds; where either entry point is open, it is not a pass."""
+    rng = random.Random("dance")
+    danced = 0
+    for _ in range(400):
+        position = around_the_bar(rng)
+        for roll in ROLLS:
+            steps = [roll[0]] * 4 if roll[0] == roll[1] else list(roll)
+            try:
+                careful: Play | None = validate_steps(position, steps, [], BG)
+            except IllegalPlayError:
+                careful = None
+            quick = accept_quickly(position, roll, [], BG)
+            if quick is not None:
+                assert quick == careful, (position.to_json(), roll)
+                danced += position.bar(position.turn) > 0
+            else:
+                assert careful is None, (position.to_json(), roll)
+    assert danced > 100, danced
+
+
 @pytest.mark.slow
 def test_the_reference_agrees_on_selfplay_positions() -> None:
     rng = random.Random("backgammon")

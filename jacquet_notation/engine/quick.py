@@ -232,6 +232,20 @@ def accept_quickly(
     if left:
         if not forced:
             return None
+        if (
+            opposite
+            and hitting
+            and not path
+            and me >> BAR_SHIFT
+            and (opp >> opp_shift[BAR - a]) & COUNT > 1
+            and (opp >> opp_shift[BAR - b]) & COUNT > 1
+        ):
+            # backgammon's dance: a man on the bar enters before any other moves, and both
+            # entry points are held (two men or more), so no die moves any man: the pass, as
+            # below, without building the turn's context to find so
+            if white:
+                return make_play((), make_position(me, opp, "black", direction))
+            return make_play((), make_position(opp, me, "white", direction))
         # fewer steps than the roll gives: legal only if no longer play is (nor, with one die,
         # one of the higher die), which needs the search; the written moves are realized already
         state = me | opp << OPP_SHIFT if hitting else me
