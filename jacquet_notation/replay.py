@@ -271,11 +271,9 @@ class _Replayer:
                         play = legal_plays(position, (6, 5), rules)[0]
                     elif not written.moves and written.is_bare_roll:
                         # A roll alone: its play is missing where some man could move with it
-                        # (else 6-5: alone is an honest pass). One search says which, and holds
-                        # the pass: the only legal play when no man moves (plays are distinct
-                        # by position), which validate_play would find again.
-                        legal = legal_plays(position, dice, rules)
-                        if any(p.steps or p.opponent_steps for p in legal):
+                        # (else 6-5: alone is an honest pass)
+                        passed = self._pass(position, dice)
+                        if passed is None:
                             problem, after = self._missing(written, position, index, plays, offset)
                             ply.error = problem
                             errors.append(problem)
@@ -284,10 +282,7 @@ class _Replayer:
                             else:
                                 ply.after = position = after
                             continue
-                        if legal and not rules.every_die_used:
-                            play = legal[0]
-                        else:  # a whole turn under every die is checked as a turn
-                            play = validate_play(position, dice, [], rules)
+                        play = passed
                     else:
                         play = validate_play(
                             position,
@@ -453,6 +448,25 @@ class _Replayer:
                 ),
             )
         return fits[0][1], rolls, None
+
+    def _pass(self, position: Position, dice: tuple[int, int]) -> Play | None:
+        """The pass a roll written alone stands for, or None where some man could move with it
+        (its play is then missing).
+
+        Outside every-die, the pass is legal exactly when no man can move (the legal plays are
+        distinct by position, and a step moves a man), so validating it says both at once, and
+        costs little where the engine sees at once that no die moves (backgammon's dance).
+        Under every die the turn's plays, the opponent's share included, are asked first.
+        """
+        rules = self.rules
+        if rules.every_die_used:
+            if any(p.steps or p.opponent_steps for p in legal_plays(position, dice, rules)):
+                return None
+            return validate_play(position, dice, [], rules)
+        try:
+            return validate_play(position, dice, [], rules)
+        except IllegalPlayError:
+            return None
 
     def _missing(
         self,
