@@ -324,26 +324,30 @@ def test_a_combined_move_is_validated_quickly_as_carefully() -> None:
     assert taken > 500 and weighed > 50, (taken, weighed)
 
 
-def test_a_dance_on_the_bar_is_validated_quickly_as_carefully() -> None:
-    """A pass where a man on the bar cannot enter (both entry points held) is accepted at once,
-    as the pass the careful path finds; where either entry point is open, it is not a pass."""
+def test_plays_from_the_bar_are_validated_quickly_as_carefully() -> None:
+    """A pass where a man on the bar cannot enter (both entry points held), and one man entered
+    where more wait and the other die's point is held, are accepted at once, as the careful path
+    finds them; anything else written from the bar is what the careful path says too."""
     rng = random.Random("dance")
-    danced = 0
+    danced = entered = 0
     for _ in range(400):
         position = around_the_bar(rng)
+        bar = position.bar(position.turn)
         for roll in ROLLS:
             steps = [roll[0]] * 4 if roll[0] == roll[1] else list(roll)
-            try:
-                careful: Play | None = validate_steps(position, steps, [], BG)
-            except IllegalPlayError:
-                careful = None
-            quick = accept_quickly(position, roll, [], BG)
-            if quick is not None:
-                assert quick == careful, (position.to_json(), roll)
-                danced += position.bar(position.turn) > 0
-            else:
-                assert careful is None, (position.to_json(), roll)
-    assert danced > 100, danced
+            for moves in ([], *([(25, 25 - die)] for die in set(roll))):
+                try:
+                    careful: Play | None = validate_steps(position, steps, moves, BG)
+                except IllegalPlayError:
+                    careful = None
+                quick = accept_quickly(position, roll, moves, BG)
+                if quick is None:
+                    assert careful is None or moves, (position.to_json(), roll)
+                    continue
+                assert quick == careful, (position.to_json(), roll, moves)
+                danced += bar > 0 and not moves
+                entered += bar > 1 and len(quick.steps) == 1 and roll[0] != roll[1]
+    assert danced > 100 and entered > 50, (danced, entered)
 
 
 @pytest.mark.slow

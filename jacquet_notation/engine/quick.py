@@ -235,17 +235,21 @@ def accept_quickly(
         if (
             opposite
             and hitting
-            and not path
             and me >> BAR_SHIFT
-            and (opp >> opp_shift[BAR - a]) & COUNT > 1
-            and (opp >> opp_shift[BAR - b]) & COUNT > 1
+            and (opp >> opp_shift[BAR - left[0]]) & COUNT > 1
+            and (
+                (not path and (opp >> opp_shift[BAR - left[-1]]) & COUNT > 1)
+                or (len(path) == 1 and len(left) == 1 and not structural)
+            )
         ):
-            # backgammon's dance: a man on the bar enters before any other moves, and both
-            # entry points are held (two men or more), so no die moves any man: the pass, as
-            # below, without building the turn's context to find so
+            # backgammon, a man still on the bar, who enters before any other man moves, and
+            # the entry point of each die left held (two men or more): a dance (nothing
+            # written, no die moves any man), or one man entered by the one die that could (the
+            # other's point was held from the start, so no play uses both dice, and no
+            # structural rule weighs the plays). The play, as below, without the search.
             if white:
-                return make_play((), make_position(me, opp, "black", direction))
-            return make_play((), make_position(opp, me, "white", direction))
+                return make_play(tuple(path), make_position(me, opp, "black", direction))
+            return make_play(tuple(path), make_position(opp, me, "white", direction))
         # fewer steps than the roll gives: legal only if no longer play is (nor, with one die,
         # one of the higher die), which needs the search; the written moves are realized already
         state = me | opp << OPP_SHIFT if hitting else me
