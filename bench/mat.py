@@ -1,6 +1,6 @@
 """Benchmark: real match files (.mat) read, and read and validated, against python-chess on PGN.
 
-    python3 bench/mat.py [--data ../shared/data/backgammon-mat] [--repeat 3]
+    python3 bench/mat.py [--data ../shared/data/backgammon-mat] [--repeat 3] [--profile 25]
 
 Both sides are measured in this run on the same machine, one process each: jacquet-notation
 reading every match file of the folder (plies read per second), then validating them
@@ -10,13 +10,17 @@ the same code). gnubg's import of the same files is timed too where gnubg is ins
 Python package (``pip install gnubg``, GPL, optional) in one process, CPU time, else the
 ``gnubg`` program's ``-t -q`` command line, wall time; it is skipped otherwise.
 Each side runs ``--repeat`` times in turn, its best time kept (other work only ever adds).
+``--profile N`` then validates the folder once more under cProfile and prints its N costliest
+functions by their own time: where the validate figure goes, to look at before changing code.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import importlib.util
 import os
+import pstats
 import shutil
 import subprocess
 import sys
@@ -98,10 +102,21 @@ def time_gnubg(files: list[Path]) -> tuple[str, float] | None:
         os.unlink(script.name)
 
 
+def profile_validating(folder: Path, top: int) -> None:
+    """One more ``jacquet validate`` of the folder, under cProfile: its costliest functions."""
+    profiler = cProfile.Profile()
+    profiler.runcall(time_validating, folder)
+    print(f"\nvalidate under cProfile, the {top} costliest functions by their own time:")
+    pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(top)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--repeat", type=int, default=3, help="rounds; the best of each is kept")
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="N", help="then profile validate: top N functions"
+    )
     args = parser.parse_args()
     files = sorted(p for p in args.data.rglob("*") if p.suffix in (".txt", ".mat"))
     if not files:
@@ -138,6 +153,8 @@ def main() -> None:
         name = f"gnubg import mat ({how})"
         print(f"{name:40} {plies:9d} {seconds:8.2f} {rate:10.0f} {rate / chess_rate:7.2f}")
     print("goal: jacquet validate >= 1.5 x peer")
+    if args.profile:
+        profile_validating(args.data, args.profile)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ from .replay import ReplayedGame, parse_result
 
 #: the Crawford tag's values that turn the rule on (gnubg and the servers write ``On``)
 _ON = {"on", "yes", "true", "1"}
+#: the plies of the cube (a ply's other actions: None, a roll, and ``unknown``, a roll unplayed)
+_CUBE_ACTIONS = frozenset(("double", "take", "drop", "beaver"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,32 +79,29 @@ def check_game(game: ReplayedGame) -> list[MatchError]:
         return []
     record = game.record
     cube = _Cube()
-    errors: list[MatchError] = []
-    for ply in game.plies:
-        written = ply.written
-        side = written.side
-        if cube.dropped_by is not None:
-            errors.append(
+    plies = game.plies
+    # the cube's plies, found in one pass (a game has a few among dozens of rolls); a roll
+    # while a double awaits its answer cannot be written: the answer has the next slot, and
+    # the replay refuses the other side's roll there as "wrong-side"
+    actions = [index for index, ply in enumerate(plies) if ply.written.action in _CUBE_ACTIONS]
+    for index in actions:
+        written = plies[index].written
+        action = written.action
+        assert action is not None
+        problem = _cube_action(cube, written.side, action, written.cube)
+        if problem is not None:
+            return [_error(record, "cube", problem, written.span)]
+        if cube.dropped_by is not None and index + 1 < len(plies):
+            following = plies[index + 1].written
+            return [
                 _error(
                     record,
                     "cube",
-                    f"{side_name(side)} plays after {side_name(cube.dropped_by)} dropped the "
-                    "double, which ended the game",
-                    written.span,
+                    f"{side_name(following.side)} plays after {side_name(cube.dropped_by)} "
+                    "dropped the double, which ended the game",
+                    following.span,
                 )
-            )
-            break
-        action = written.action
-        if action is None or action == "unknown":
-            # (a roll while a double awaits its answer cannot be written: the answer has the
-            # next slot, and the replay refuses the other side's roll there as "wrong-side")
-            continue
-        problem = _cube_action(cube, side, action, written.cube)
-        if problem is not None:
-            errors.append(_error(record, "cube", problem, written.span))
-            break
-    if errors:
-        return errors
+            ]
     return _check_points(game, cube)
 
 
@@ -176,18 +175,8 @@ def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
     written = parse_result(record.result)
     if written is None:
         return []
-    end = record.span
-    span = Span(end.end_line, 1, end.end_line, end.end_column) if end.line else None
     winner: Side = "white" if written[0] > 0 else "black"
     points = max(written)
-    # What real servers write (docs/rules.md, "Matches"): at most the game's value (a drop's
-    # cube, a played-out game's 1, 2 or 3 times the cube, a resignation's 1, 2 or 3 times the cube
-    # whatever the position), or, when the game wins the match, anything from what the winner
-    # needed up.
-    header = record.match_header()
-    needed = None
-    if header is not None and header.length and header.score is not None:
-        needed = header.length - header.score[0 if winner == "white" else 1]
     if cube.dropped_by is not None:
         right, value = other(cube.dropped_by), cube.value
         why = f"{side_name(cube.dropped_by)} dropped a double of the cube at {cube.value}"
@@ -206,18 +195,33 @@ def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
             f"{side_name(other(winner))} resigned with the cube at {cube.value}: a resignation "
             f"states at most a backgammon, {BACKGAMMON} x the cube"
         )
-    wins_match = needed is not None and needed > 0 and points >= needed
-    if right != winner or points < 1 or (points > value and not wins_match):
-        return [
-            _error(
-                record,
-                "points",
-                f"{why}: {side_name(right)} wins {value} points, not {side_name(winner)} "
-                f"{points} ({record.result})",
-                span,
-            )
-        ]
-    return []
+    # What real servers write (docs/rules.md, "Matches"): at most the game's value (a drop's
+    # cube, a played-out game's 1, 2 or 3 times the cube, a resignation's 1, 2 or 3 times the cube
+    # whatever the position), or, when the game wins the match, anything from what the winner
+    # needed up.
+    if right == winner and points >= 1 and (points <= value or _wins_match(record, winner, points)):
+        return []
+    end = record.span
+    span = Span(end.end_line, 1, end.end_line, end.end_column) if end.line else None
+    return [
+        _error(
+            record,
+            "points",
+            f"{why}: {side_name(right)} wins {value} points, not {side_name(winner)} "
+            f"{points} ({record.result})",
+            span,
+        )
+    ]
+
+
+def _wins_match(record: GameRecord, winner: Side, points: int) -> bool:
+    """Whether ``points`` bring ``winner`` to the match's length (asked only of more points than
+    the game was worth: the header's tags are read then)."""
+    header = record.match_header()
+    if header is None or not header.length or header.score is None:
+        return False
+    needed = header.length - header.score[0 if winner == "white" else 1]
+    return needed > 0 and points >= needed
 
 
 def summarise(record: GameRecord) -> GameSummary | None:

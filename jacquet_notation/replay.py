@@ -124,8 +124,11 @@ class ReplayedGame:
 
     @property
     def complete(self) -> bool:
-        """Every written play was replayed (no line stopped early)."""
-        return all(ply.after is not None for ply in self.plies)
+        """Every written play was replayed (no line stopped early).
+
+        A line stops at its first error and replays nothing after it, so the last ply tells.
+        """
+        return not self.plies or self.plies[-1].after is not None
 
 
 def rules_for(record: GameRecord, forced: Rules | None = None) -> Rules:
@@ -134,10 +137,9 @@ def rules_for(record: GameRecord, forced: Rules | None = None) -> Rules:
         return forced
     name = record.tags.get(_RULES_TAG, "jacquet").strip() or "jacquet"
     rules = Rules.named(name)
-    known = _option_tags()
     overrides = {}
     for tag, value in record.tags.items():
-        key = known.get(tag.lower().replace("-", "").replace("_", ""))
+        key = _option_of(tag)
         if key is not None and tag != _RULES_TAG:
             overrides[key] = value
     return rules.with_options(overrides) if overrides else rules
@@ -148,6 +150,13 @@ def _option_tags() -> dict[str, str]:
     """Option names by their tag spelling, lower case without ``-`` or ``_`` (read once)."""
     # Every ruleset has the same options; only their values differ.
     return {key.lower().replace("-", "").replace("_", ""): key for key in Rules().options()}
+
+
+@functools.lru_cache(maxsize=1024)
+def _option_of(tag: str) -> str | None:
+    """The option a tag names, if any: a record has a dozen tags, nearly all the same names
+    game after game (``White``, ``Date``, ...), so each name's answer is kept."""
+    return _option_tags().get(tag.lower().replace("-", "").replace("_", ""))
 
 
 def _moves(written: WrittenPlay) -> list[tuple[int, int]]:
@@ -220,14 +229,13 @@ class _Replayer:
         # thrown again (docs/rules.md), so the lead can last several plays; None once it is over.
         if lead is None and first_index == 0 and ordinary_opening and rules.every_die_used:
             lead = _Lead.OPEN
-        leads: list[_LeadState] = []  # the lead before each play, for its variations
         index = first_index - 1
         for offset, written in enumerate(plays):
             index += 1
             if lead is _Lead.OPEN and not stopped and written.side != position.turn:
                 # the lead thrown again: its higher thrower, either side, plays next
                 position = position.with_turn(written.side)
-            leads.append(lead)
+            lead_before = lead  # where this play's variations start from
             ply = ReplayedPly(index, written, position, None, None, None, [])
             plies.append(ply)
             if stopped:
@@ -261,19 +269,20 @@ class _Replayer:
                         play, ply.rolls, problem = self._infer(written, position, index)
                     elif dice is None:  # a checked pass: no roll could be played
                         play = legal_plays(position, (6, 5), rules)[0]
-                    elif (
-                        not written.moves
-                        and written.is_bare_roll
-                        and _playable(position, dice, rules)
-                    ):
-                        problem, after = self._missing(written, position, index, plays, offset)
-                        ply.error = problem
-                        errors.append(problem)
-                        if after is None:
-                            stopped = True
-                        else:
-                            ply.after = position = after
-                        continue
+                    elif not written.moves and written.is_bare_roll:
+                        # A roll alone: its play is missing where some man could move with it
+                        # (else 6-5: alone is an honest pass)
+                        passed = self._pass(position, dice)
+                        if passed is None:
+                            problem, after = self._missing(written, position, index, plays, offset)
+                            ply.error = problem
+                            errors.append(problem)
+                            if after is None:
+                                stopped = True
+                            else:
+                                ply.after = position = after
+                            continue
+                        play = passed
                     else:
                         play = validate_play(
                             position,
@@ -308,7 +317,7 @@ class _Replayer:
                 continue
             for variation in written.variations:
                 branch, _, branch_errors = self.line(
-                    variation, ply.before, index, dict(prime_seen), False, leads[offset]
+                    variation, ply.before, index, dict(prime_seen), False, lead_before
                 )
                 ply.variations.append(branch)
                 errors.extend(branch_errors)
@@ -439,6 +448,25 @@ class _Replayer:
                 ),
             )
         return fits[0][1], rolls, None
+
+    def _pass(self, position: Position, dice: tuple[int, int]) -> Play | None:
+        """The pass a roll written alone stands for, or None where some man could move with it
+        (its play is then missing).
+
+        Outside every-die, the pass is legal exactly when no man can move (the legal plays are
+        distinct by position, and a step moves a man), so validating it says both at once, and
+        costs little where the engine sees at once that no die moves (backgammon's dance).
+        Under every die the turn's plays, the opponent's share included, are asked first.
+        """
+        rules = self.rules
+        if rules.every_die_used:
+            if any(p.steps or p.opponent_steps for p in legal_plays(position, dice, rules)):
+                return None
+            return validate_play(position, dice, [], rules)
+        try:
+            return validate_play(position, dice, [], rules)
+        except IllegalPlayError:
+            return None
 
     def _missing(
         self,
@@ -615,8 +643,8 @@ def _men_of(position: Position, side: Side) -> Counter[int]:
 
 def _unmarked_hits(written: WrittenPlay, play: Play) -> bool:
     """Whether ``play`` hit more often than ``written`` marks a hit."""
-    hits = sum(1 for step in play.steps if step.hit)
-    return hits > sum(move.count for move in written.moves if move.hit)
+    hits = [step for step in play.steps if step.hit]
+    return bool(hits) and len(hits) > sum(move.count for move in written.moves if move.hit)
 
 
 def _share_by_mover(
@@ -646,11 +674,6 @@ def _culprit(written: WrittenPlay, move: int | None) -> Span:
                 return written_move.span if written_move.span.line else written.span
             move -= written_move.count
     return written.span
-
-
-def _playable(position: Position, dice: tuple[int, int], rules: Rules) -> bool:
-    """Whether some man can move with ``dice`` (else ``6-5:`` alone is an honest pass)."""
-    return any(play.steps or play.opponent_steps for play in legal_plays(position, dice, rules))
 
 
 def _rolls(rolls: Sequence[tuple[int, int]]) -> str:
@@ -767,18 +790,19 @@ def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
 
 
 def _check_result(game: ReplayedGame, replayer: _Replayer) -> None:
+    if game.rules.scoring == "backgammon":
+        # The points of a backgammon game are the cube's times the game's, or a dropped
+        # double's, or a resignation's (a result on a game not over): checked with the cube
+        # (match.py), so nothing is asked here.
+        return
     record = game.record
     written = parse_result(record.result)
+    if written is None or not game.complete:
+        return
     # The result is the last thing a record writes: point at the end of the game's text.
     end = record.span
     column = max(end.end_column - len(record.result or "") + 1, 1)
     span = Span(end.end_line, column, end.end_line, end.end_column) if end.line else None
-    if not game.complete or written is None:
-        return
-    if game.rules.scoring == "backgammon":
-        # The points of a backgammon game are the cube's times the game's, or a dropped
-        # double's, or a resignation's (a result on a game not over): checked with the cube.
-        return
     if game.winner is None:
         game.errors.append(
             replayer.error(

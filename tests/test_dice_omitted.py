@@ -14,7 +14,7 @@ from lxml import etree
 from reference import reference_plays
 
 from jacquet_notation.cli import main
-from jacquet_notation.engine import ROLLS, legal_plays, rolls_for_play
+from jacquet_notation.engine import ROLLS, legal_plays, rolls_for_play, validate_play
 from jacquet_notation.notation import parse_game, read_games, write_game
 from jacquet_notation.position import Position
 from jacquet_notation.replay import replay
@@ -207,6 +207,32 @@ def test_a_bare_roll_that_cannot_be_played_is_a_pass() -> None:
     position = "white 24:12 6:3; black 24:15; black to move"
     game = replay(parse_game(f'[Position "{position}"]\n\n1... 6-6:\n2. 6-5: 24/18 18/13 *'))
     assert game.is_valid, game.errors
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "position", "roll"),
+    [
+        ("jacquet", "white 24:12 6:3; black 24:15; black to move", (6, 6)),
+        # Black on the bar, and White holds every point it could enter on
+        (
+            "backgammon",
+            "white 6:3 5:2 4:2 3:2 2:2 1:2 8:2; black 13:14 bar:1; black to move",
+            (5, 3),
+        ),
+    ],
+)
+def test_a_bare_roll_that_cannot_be_played_is_the_pass_validation_finds(
+    ruleset: str, position: str, roll: tuple[int, int]
+) -> None:
+    # the replay takes the pass from the search that found no play of the roll
+    rules = Rules.named(ruleset)
+    text = f'[Rules "{ruleset}"]\n[Position "{position}"]\n\n1... {roll[0]}-{roll[1]}: *'
+    game = replay(parse_game(text))
+    assert game.is_valid, game.errors
+    (ply,) = game.plies
+    assert ply.play == validate_play(ply.before, roll, [], rules)
+    assert ply.play is not None and ply.play.steps == ()
+    assert ply.after == ply.before.with_turn("white")
 
 
 def test_fmt_keeps_a_bare_roll_bare_and_json_names_the_kind(tmp_path: Path) -> None:

@@ -15,11 +15,13 @@ from reference import reference_plays
 
 from jacquet_notation.archive import import_paths
 from jacquet_notation.cli import main
-from jacquet_notation.engine import apply_play, legal_plays, score, validate_play, winner
+from jacquet_notation.engine import Play, apply_play, legal_plays, score, validate_play, winner
+from jacquet_notation.engine.quick import accept_quickly
+from jacquet_notation.engine.validate import validate_steps
 from jacquet_notation.errors import IllegalPlayError, PositionError, RulesError
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import read_games, write_games
-from jacquet_notation.position import Position, Side
+from jacquet_notation.position import Position, Side, other
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
 from jacquet_notation.selfplay import play_game
@@ -293,6 +295,59 @@ def agree(position: Position, dice: tuple[int, int]) -> None:
     found = [play.position for play in legal_plays(position, dice, BG)]
     assert len(set(found)) == len(found), (position, dice)
     assert set(found) == reference_plays(position, dice, BG), (position.to_json(), dice)
+
+
+def test_a_combined_move_is_validated_quickly_as_carefully() -> None:
+    """The quick path takes a combined move (24/13 with 6-5) where no lone opposing man stands
+    on either intermediate point, and finds the careful path's play, its dice and hits alike;
+    where one does, the careful path weighs the two ways (the one legal way, or ambiguous)."""
+    rng = random.Random("combined moves")
+    positions = selfplay_positions(300, seed=5) + [around_the_bar(rng) for _ in range(300)]
+    taken = weighed = 0
+    for position in positions:
+        own, theirs = position.counts(position.turn), position.counts(other(position.turn))
+        for high, low in ((a, b) for a in range(2, 7) for b in range(1, a)):
+            for start in (p for p in range(high + low + 1, 26) if own[p]):
+                move = [(start, start - high - low)]
+                try:
+                    careful: Play | None = validate_steps(position, [high, low], move, BG)
+                except IllegalPlayError:
+                    careful = None
+                quick = accept_quickly(position, (high, low), move, BG)
+                blot = any(theirs[25 - (start - die)] == 1 for die in (high, low))
+                if quick is None:
+                    weighed += blot and careful is not None
+                    continue
+                assert not blot, (position.to_json(), high, low, move)
+                assert quick == careful, (position.to_json(), high, low, move)
+                taken += 1
+    assert taken > 500 and weighed > 50, (taken, weighed)
+
+
+def test_plays_from_the_bar_are_validated_quickly_as_carefully() -> None:
+    """A pass where a man on the bar cannot enter (both entry points held), and one man entered
+    where more wait and the other die's point is held, are accepted at once, as the careful path
+    finds them; anything else written from the bar is what the careful path says too."""
+    rng = random.Random("dance")
+    danced = entered = 0
+    for _ in range(400):
+        position = around_the_bar(rng)
+        bar = position.bar(position.turn)
+        for roll in ROLLS:
+            steps = [roll[0]] * 4 if roll[0] == roll[1] else list(roll)
+            for moves in ([], *([(25, 25 - die)] for die in set(roll))):
+                try:
+                    careful: Play | None = validate_steps(position, steps, moves, BG)
+                except IllegalPlayError:
+                    careful = None
+                quick = accept_quickly(position, roll, moves, BG)
+                if quick is None:
+                    assert careful is None or moves, (position.to_json(), roll)
+                    continue
+                assert quick == careful, (position.to_json(), roll, moves)
+                danced += bar > 0 and not moves
+                entered += bar > 1 and len(quick.steps) == 1 and roll[0] != roll[1]
+    assert danced > 100 and entered > 50, (danced, entered)
 
 
 @pytest.mark.slow

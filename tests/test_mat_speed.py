@@ -64,6 +64,16 @@ COMMON = [
     "  7) 11: 6/5 ",
     "  8) 65:                            65: 25/20 25/19",
     "  9) 42: 6/off 4/off                53: Bar/22 OFF/3",
+    " 10) 53: 24/18 Doubles => 2",
+    " 11) 62: Cannot Move                 33: 8/5(2)",
+    " 12)                                 Wins 2 points",
+    " 13)  Doubles => 2                      Takes",
+    " 14)  Drops                             Wins 1 point",
+    " 15)  Doubles=>4                        Beavers => 8",
+    " 16) 53: 5/0 3/0                  Losses 1 point",
+    " 17)  Losses 3 point                Wins 3 point and the match",
+    " 18) 63: Cannot Move 8/5            Doubles => 2",
+    " 19)\tWins\t1\tpoints\tand\tthe\tmatch",
 ]
 
 
@@ -76,7 +86,6 @@ def test_the_quick_path_reads_common_lines_as_the_scan_does(line: str) -> None:
 
 
 DECLINED = [
-    " 12) 53: 24/18 Doubles => 2",
     "  3) 73: 8/1                        21: 6/5 6/4",
     "  4) 64: 24/18 12)",
     "  5) 24/18",
@@ -84,11 +93,20 @@ DECLINED = [
     "  7) 64: 8*/4",
     "  8) 64: 8/4(16)",
     "  9) 52: 13/8 ????",
-    " 10) 62: Cannot Move                 33: 8/5(2)",
-    " 11)                                 Wins 2 points",
+    " 10) 62: 8/2 Cannot Move",
+    " 11)                                 Wins 2 pointsx",
+    " 12) 62: Cannot Move Cannot Move",
     " 13) 53:24/18",
     " 14) 53: 24/18 x",
     " 15) 63: ????",
+    " 16)  Takesx",
+    " 17)  Wins 1 point and the matchx",
+    " 18)  Doubles => x",
+    " 19)  Cannot Move",
+    " 20)  Doubles => 2 8/5",
+    " 21) 62: 8/2 24) 6/1",
+    " 22)  Doubles\x0c=> 2",
+    " 23)  Beavers =>",
 ]
 
 

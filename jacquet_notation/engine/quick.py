@@ -175,6 +175,17 @@ def accept_quickly(
             orders = ((a,) * count,)
         elif len(left) == 2 and distance == a + b and not hitting:
             orders = ((a, b), (b, a))  # either intermediate point (a hit makes them differ)
+        elif len(left) == 2 and distance == a + b and opposite:
+            # backgammon's combined move, with hitting: its two ways differ only where a lone
+            # opposing man stands on an intermediate point, which the careful path weighs (the
+            # one legal way, or ambiguous); else they land alike, the higher die first as the
+            # careful path tries them
+            high, low = (a, b) if a > b else (b, a)
+            if (opp >> opp_shift[start - high]) & COUNT == 1 or (
+                opp >> opp_shift[start - low]
+            ) & COUNT == 1:
+                return None
+            orders = ((high, low), (low, high))
         else:
             return None
         mark = len(path)
@@ -224,6 +235,24 @@ def accept_quickly(
     if left:
         if not forced:
             return None
+        if (
+            opposite
+            and hitting
+            and me >> BAR_SHIFT
+            and (opp >> opp_shift[BAR - left[0]]) & COUNT > 1
+            and (
+                (not path and (opp >> opp_shift[BAR - left[-1]]) & COUNT > 1)
+                or (len(path) == 1 and len(left) == 1 and not structural)
+            )
+        ):
+            # backgammon, a man still on the bar, who enters before any other man moves, and
+            # the entry point of each die left held (two men or more): a dance (nothing
+            # written, no die moves any man), or one man entered by the one die that could (the
+            # other's point was held from the start, so no play uses both dice, and no
+            # structural rule weighs the plays). The play, as below, without the search.
+            if white:
+                return make_play(tuple(path), make_position(me, opp, "black", direction))
+            return make_play(tuple(path), make_position(opp, me, "white", direction))
         # fewer steps than the roll gives: legal only if no longer play is (nor, with one die,
         # one of the higher die), which needs the search; the written moves are realized already
         state = me | opp << OPP_SHIFT if hitting else me

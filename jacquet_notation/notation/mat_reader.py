@@ -14,6 +14,7 @@ right, never left), and the first action of a numbered line is Player 1's unless
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 from typing import Literal, NamedTuple
@@ -85,8 +86,10 @@ def is_match_file(lines: list[str]) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=1024)
 def tag_name(name: str) -> str:
-    """The record's tag for a header name (``Match ID`` -> ``Match_ID``, ``EventDate`` -> Date)."""
+    """The record's tag for a header name (``Match ID`` -> ``Match_ID``, ``EventDate`` -> Date);
+    kept by name, as every match file of a source writes the same dozen names."""
     mapped = HEADER_TAGS.get(name)
     if mapped is not None:
         return mapped
@@ -96,6 +99,11 @@ def tag_name(name: str) -> str:
 
 #: the pieces that belong to the roll before them (anything unknown is a move, refused as one)
 _IN_A_PLAY = frozenset(("move", "other", "cannot", "unknown"))
+#: the pieces that stand alone (any other is an error where a roll's play cannot hold it)
+_OTHER_PIECES = frozenset(("double", "beaver", "take", "drop", "wins", "losses", "number"))
+#: the pieces besides rolls and moves that the quick path reads: none can be an error there
+#: but "Cannot Move", which it checks (a line number inside a line is Galaxy's, rare)
+_QUICK_PIECES = frozenset(("double", "beaver", "take", "drop", "wins", "losses", "cannot"))
 
 
 class _Piece(NamedTuple):
@@ -187,41 +195,54 @@ class _MatGame:
                 if ending == "unknown":
                     play = replace(play, action="unknown")
                 found.append(_Piece(column, "ply", play))
-            elif kind in ("double", "beaver", "take", "drop"):
-                plies += 1
-                value = match.group("dv") if kind == "double" else match.group("bv")
-                play = WrittenPlay(
-                    side,
-                    turn,
-                    None,
-                    action=kind,  # type: ignore[arg-type]  # one of the four, by the group
-                    cube=int(value) if value else None,
-                    text=match.group(kind),
-                    span=self.span(row, column, match.end()),
-                )
-                found.append(_Piece(column, "ply", play))
-            elif kind == "wins":
-                found.append(_Piece(column, "wins", points=int(match.group("wn"))))
-            elif kind == "losses":
-                found.append(_Piece(column, "losses", points=int(match.group("ln"))))
-            elif kind == "number":
-                found.append(_Piece(column, "number", points=int(match.group(kind)[:-1])))
+            elif kind in _OTHER_PIECES:
+                piece = self.other_piece(row, match, kind, side, turn)
+                if piece.kind == "ply":
+                    plies += 1
+                found.append(piece)
             else:
                 expected = "dice such as 53:, Doubles => 2, Takes, Drops or Wins 1 point"
                 self.error(expected, match.group(kind)[:30], row, column)
         return found
 
+    def other_piece(
+        self, row: int, match: re.Match[str], kind: str, side: Side, turn: int
+    ) -> _Piece:
+        """The piece of a match of ``_PIECES`` whose ``kind`` is one of ``_OTHER_PIECES``: a
+        cube action (a ply of ``side``), ``Wins``, ``Losses`` or a line number."""
+        column = match.start(kind)
+        if kind == "wins":
+            return _Piece(column, "wins", points=int(match.group("wn")))
+        if kind == "losses":
+            return _Piece(column, "losses", points=int(match.group("ln")))
+        if kind == "number":
+            return _Piece(column, "number", points=int(match.group(kind)[:-1]))
+        value = match.group("dv") if kind == "double" else match.group("bv")
+        play = WrittenPlay(
+            side,
+            turn,
+            None,
+            action=kind,  # type: ignore[arg-type]  # one of the four, by the group
+            cube=int(value) if value else None,
+            text=match.group(kind),
+            span=self.span(row, column, match.end()),
+        )
+        return _Piece(column, "ply", play)
+
     def quick_pieces(
         self, row: int, text: str, start: int, side_of: int, turn: int
     ) -> list[_Piece] | None:
-        """The pieces of a line made only of rolls and well-formed move words (nearly every
-        line: ``12) 53: 8/3 6/3    64: 24/18 13/9``), as :meth:`pieces` would read them; None
-        for any other line, which :meth:`pieces` then scans in full.
+        """The pieces of a line that holds no error (nearly every line: ``12) 53: 8/3 6/3
+        64: 24/18 13/9``, ``9) 41: 9/5 7/6   Doubles => 2``), as :meth:`pieces` would read
+        them; None for any other line, which :meth:`pieces` then scans in full.
 
-        Words split at whitespace, as the scan skips it; a word is then either a roll of
-        ``_ROLLS`` or a move word whose shape ``_shape`` accepts, so that neither can be read as
-        anything else and no error can arise. This skips the pattern of every piece, which
-        most of the reading time went to (bench/mat.py).
+        Words split at whitespace, as the scan skips it; a roll of ``_ROLLS`` or a move word
+        whose shape ``_shape`` accepts is read inline, so that neither can be read as anything
+        else. Any other word is matched by the pattern of every piece where it stands, as the
+        scan would match it there (the words before it being rolls and moves, each read to its
+        end), and taken when it is a cube action, ``Wins``, ``Losses`` or ``Cannot Move`` in its
+        place that ends at the end of a word: so no error can arise. This skips the scan of the
+        whole line, which most of the reading time went to (bench/mat.py).
         """
         found: list[_Piece] = []
         line = self.first_line + row
@@ -234,25 +255,53 @@ class _MatGame:
         dice: tuple[int, int] = (0, 0)
         moves: list[Move] = []
         end = 0
-        for word in text[start:].split():
+        plies = 0  # the plies of the line so far (its rolls and cube actions)
+        cannot = False  # whether the play being read says "Cannot Move"
+        words = iter(text[start:].split())
+        for word in words:
             where = text.find(word, at)
             at = where + len(word)
             rolled = rolls.get(word)
             if rolled is not None:
                 if column >= 0:
                     found.append(self.quick_play(line, text, column, end, side, turn, dice, moves))
-                side = "black" if found or where >= side_of - 3 else "white"
-                column, dice, moves, end = where, rolled, [], at
+                side = "black" if plies or where >= side_of - 3 else "white"
+                plies += 1
+                column, dice, moves, end, cannot = where, rolled, [], at, False
                 continue
             shape = shapes.get(word)
             if shape is None:
                 shape = _shape(word)
-            if not shape or column < 0:
+            if shape:
+                if column < 0:
+                    return None
+                span = new(Span, (line, where + 1, line, at))
+                for move in shape:
+                    moves.append(new(Move, (*move, span)))
+                end = at
+                continue
+            match = _PIECES.match(text, where)  # never None: "other" takes any word
+            if match is None or match.lastgroup not in _QUICK_PIECES:
                 return None
-            span = new(Span, (line, where + 1, line, at))
-            for move in shape:
-                moves.append(new(Move, (*move, span)))
-            end = at
+            kind, last = match.lastgroup, match.end()
+            if last < len(text) and not text[last].isspace():
+                return None  # the piece ends inside a word, whose rest the scan reads apart
+            for _ in range(len(text[where:last].split()) - 1):
+                next(words)  # the piece's other words (spaces or tabs apart, by the pattern)
+            at = last
+            if kind == "cannot":
+                if column < 0 or moves or cannot:
+                    return None  # the scan's error: "expected a move such as 24/18"
+                cannot, end = True, last
+                continue
+            if column >= 0:
+                found.append(self.quick_play(line, text, column, end, side, turn, dice, moves))
+                column = -1
+            side = "black" if plies or where >= side_of - 3 else "white"
+            piece = self.other_piece(row, match, kind, side, turn)
+            if piece.kind == "ply":
+                plies += 1
+            found.append(piece)
         if column >= 0:
             found.append(self.quick_play(line, text, column, end, side, turn, dice, moves))
         return found
@@ -321,7 +370,7 @@ class _MatGame:
     # -- the game ---------------------------------------------------------------------------
 
     def read(self, tags: dict[str, str], tag_spans: dict[str, Span]) -> GameRecord:
-        record = GameRecord(file=self.file, index=self.index, text="\n".join(self.lines))
+        record = GameRecord(file=self.file, index=self.index)  # its text: parse_mat_game's
         record.tags.update(tags)
         record.tag_spans.update(tag_spans)
         lines = self.lines
@@ -365,10 +414,17 @@ class _MatGame:
     def plays(self, record: GameRecord, first_row: int, side_of: int) -> None:
         """The numbered lines: plies in order (turn = the line's number), then the result."""
         lines = self.lines
-        expected: tuple[int, Side] | None = None  # the next ply's turn and side
+        plays = record.plays
+        # the next ply's turn (None: any, as at first) and side
+        expected_turn: int | None = None
+        expected_side: Side = "white"
         number = 0  # the last line number read
         won: tuple[Side, int] | None = None
         lost: tuple[Side, int, int] | None = None  # side, points, row
+        # Player 2's column begins at side_of; a second ply is Player 2's however far the first
+        # pushed it. Where "Losses" stands says nothing (Galaxy writes it in either column): the
+        # winner is the side of "Wins".
+        right_from = side_of - 3
         for row in range(first_row, len(lines)):
             text = lines[row]
             if not text.strip():
@@ -379,62 +435,51 @@ class _MatGame:
                 written = int(numbered.group(1))
                 if written != number + 1:
                     self.error(f"the line number {number + 1})", numbered.group().strip(), row, 0)
-                    expected = None  # said once: the plays go on from the number written
+                    expected_turn = None  # said once: the plays go on from the number written
                 number = written
             on_line = 0  # the plies of this line so far
-            for piece in self.pieces(row, text, start, side_of, number):
-                # Player 2's column begins at side_of; a second ply is Player 2's however far
-                # the first pushed it. Where "Losses" stands says nothing (Galaxy writes it in
-                # either column): the winner is the side of "Wins".
-                right = piece.column >= side_of - 3
-                side: Side = "black" if on_line or right else "white"
-                if piece.kind == "number":
-                    if piece.points != number:  # Galaxy repeats a line's number inside it
+            for column, kind, play, points in self.pieces(row, text, start, side_of, number):
+                if kind != "ply":
+                    if kind == "number":
+                        if points != number:  # Galaxy repeats a line's number inside it
+                            self.error(
+                                f"the line's number {number})", _found(text, column), row, column
+                            )
+                        continue
+                    if won is not None or (lost is not None and kind != "wins"):
                         self.error(
-                            f"the line's number {number})",
-                            _found(text, piece.column),
-                            row,
-                            piece.column,
+                            "nothing after the end of the game", _found(text, column), row, column
                         )
+                        return
+                    if kind == "wins":
+                        won = ("black" if column >= right_from else "white", points)
+                    else:
+                        lost = ("white", points, row)
                     continue
-                if won is not None or (lost is not None and piece.kind != "wins"):
+                if won is not None or lost is not None:
                     self.error(
-                        "nothing after the end of the game",
-                        _found(text, piece.column),
-                        row,
-                        piece.column,
+                        "nothing after the end of the game", _found(text, column), row, column
                     )
                     return
-                if piece.kind == "wins":
-                    won = ("black" if right else "white", piece.points)
-                    continue
-                if piece.kind == "losses":
-                    lost = ("white", piece.points, row)
-                    continue
+                side: Side = "black" if on_line or column >= right_from else "white"
                 on_line += 1
                 if on_line > 2:
-                    self.error(
-                        "at most two plays on a line", _found(text, piece.column), row, piece.column
-                    )
+                    self.error("at most two plays on a line", _found(text, column), row, column)
                     break
-                assert piece.play is not None
+                assert play is not None
                 if numbered is None:
-                    self.error(
-                        "a line number before the play, such as 3)",
-                        piece.play.text,
-                        row,
-                        piece.column,
-                    )
+                    self.error("a line number before the play, such as 3)", play.text, row, column)
                     continue
-                if expected is None:
-                    expected = (number, side)
-                if (number, side) != expected:
-                    turn, who = expected
-                    player = "Player 1's (left)" if who == "white" else "Player 2's (right)"
-                    self.error(f"{player} play of line {turn})", piece.play.text, row, piece.column)
-                    expected = (number, side)
-                record.plays.append(piece.play)
-                expected = (number, "black") if side == "white" else (number + 1, "white")
+                if expected_turn is None:
+                    expected_turn, expected_side = number, side
+                elif number != expected_turn or side != expected_side:
+                    who = "Player 1's (left)" if expected_side == "white" else "Player 2's (right)"
+                    self.error(f"{who} play of line {expected_turn})", play.text, row, column)
+                plays.append(play)
+                if side == "white":
+                    expected_turn, expected_side = number, "black"
+                else:
+                    expected_turn, expected_side = number + 1, "white"
         if won is None:
             if lost is not None:
                 self.error("Wins N points beside Losses", "the end of the game", lost[2], 0)
@@ -514,7 +559,8 @@ def read_header(
             if name == "Date" and not _DATE.match(value):
                 name = "EventDate"
             tags.setdefault(name, value)
-            spans.setdefault(name, Span(number, 1, number, len(line)))
+            if name not in spans:
+                spans[name] = _new_tuple(Span, (number, 1, number, len(line)))
             continue
         length = LENGTH_LINE.match(line)
         if length is not None:
@@ -570,6 +616,8 @@ def parse_mat_game(
     record = reader.read(tags, spans)
     if preamble:
         gap = max(first_line - 1 - preamble.count("\n"), 1)
-        record.text = preamble + "\n" * gap + record.text
+        record.text = preamble + "\n" * gap + text
         record.span = record.span._replace(line=1, column=1)
+    else:
+        record.text = text
     return record
