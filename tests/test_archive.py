@@ -27,7 +27,7 @@ from jacquet_notation.archive import rows as archive_rows
 from jacquet_notation.archive import store as archive_store
 from jacquet_notation.cli import main
 from jacquet_notation.generate import generate_records
-from jacquet_notation.notation import parse_game, write_game
+from jacquet_notation.notation import READER, parse_game, write_game
 from jacquet_notation.position import Position, key_from_bits, side_key_bits, unpack
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
@@ -639,3 +639,46 @@ def test_an_archive_without_the_result_index_gets_it_when_opened(tmp_path: Path)
             for row in conn.execute("EXPLAIN QUERY PLAN SELECT id FROM games WHERE result = '1-0'")
         )
     assert "idx_games_result" in plan
+
+
+def test_games_stored_by_another_reader_are_read_again(tmp_path: Path) -> None:
+    # Debian 12's Python 3.11.2 read Versailles shares wrongly (a possessive repetition bug);
+    # an archive it built kept its wrong rows, because an unchanged file is skipped. Each import
+    # now notes its reader, and games stored by another reader are derived again from their
+    # texts by the next import, even of nothing new.
+    versailles = Path(__file__).parent.parent / "corpus" / "valid" / "versailles.jqt"
+    db = tmp_path / "r.db"
+    first = import_paths(db, [str(versailles)])
+    assert first.ok and first.games >= 1
+    assert rows(db, "SELECT DISTINCT reader FROM imports") == [(READER,)]
+    right = dump(db)
+    # What the broken reader left: no reader noted, the games unreadable with an error.
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE imports SET reader = NULL")
+        conn.execute("UPDATE games SET status = 'unreadable', errors = '[]'")
+    assert one(db, "SELECT count(*) FROM games WHERE status = 'valid'") == 0
+    again = import_paths(db, [str(versailles)])
+    assert again.ok and (again.games, again.valid) == (first.games, first.valid)
+    assert dump(db)["games"] == right["games"]
+    assert rows(db, "SELECT DISTINCT reader FROM imports") == [(READER,)]
+    # read by this reader: skipped as before
+    assert import_paths(db, [str(versailles)]).skipped_files == 1
+
+
+def test_a_file_another_reader_could_not_read_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "g.jqt"
+    path.write_text(GOOD, encoding="utf-8")
+    db = tmp_path / "u.db"
+    import_paths(db, [str(path)])
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM occurrences")
+        conn.execute("DELETE FROM turns")
+        conn.execute("DELETE FROM games")
+        conn.execute("DELETE FROM positions")
+        conn.execute(
+            "UPDATE imports SET reader = 'an older reader', status = 'unreadable', "
+            "games = 0, valid = 0, error = 'g.jqt: could not be read'"
+        )
+    summary = import_paths(db, [str(path)])
+    assert (summary.skipped_files, summary.games, summary.new_games) == (0, 1, 1)
+    check_consistent(db)

@@ -249,6 +249,15 @@ class _Importer:
         summary.new_games += new_games
 
 
+def _stale(db: str | os.PathLike[str]) -> bool:
+    """Whether the archive at ``db`` holds games stored by another reader than this one."""
+    database = open_archive(db)
+    try:
+        return store.stale_imports(database.conn)
+    finally:
+        database.close()
+
+
 def import_paths(
     db: str | os.PathLike[str],
     paths: Sequence[str],
@@ -262,6 +271,11 @@ def import_paths(
     One transaction per file; a file whose sha256 is already in ``imports`` is skipped without
     being parsed. ``progress`` is called with the number of games just handled.
     """
+    if _stale(db):
+        # stored by another reader, which may have read them wrongly: derived again first
+        from .rebuilding import rebuild
+
+        rebuild(db, rules=rules)
     database = open_archive(db)
     try:
         importer = _Importer(database, os.fspath(db), rules, encoding, progress)

@@ -132,6 +132,7 @@ def open_archive(db: str | os.PathLike[str]) -> sqlite_utils.Database:
         else:
             # Added within version 1 (before any release): archives made earlier get it here.
             database.table("games").create_index(["result"], if_not_exists=True)
+        _add_reader_column(database)
         conn.execute("COMMIT")
     except sqlite3.DatabaseError as error:
         if conn.in_transaction:
@@ -164,6 +165,14 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
             if version < 5:
                 _migrate_4_to_5(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _add_reader_column(db: sqlite_utils.Database) -> None:
+    """``imports.reader`` (added within version 5): which reader read each file. Imports made
+    before it have none, so their games are derived again by the next import
+    (:func:`.store.stale_imports`)."""
+    if "reader" not in db.table("imports").columns_dict:
+        db.execute("ALTER TABLE imports ADD COLUMN reader TEXT")
 
 
 def _migrate_1_to_2(db: sqlite_utils.Database) -> None:

@@ -101,6 +101,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         conn.execute(f"DELETE FROM {table} WHERE id NOT IN ({used})")
     store.build_key_indexes(conn)
     store.recount_imports(db)
+    store.mark_reread(conn)
     store.refresh_matches(conn)
     for table in ("games", "players", "events", "sources"):
         conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('rebuild')")

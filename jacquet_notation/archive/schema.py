@@ -279,6 +279,7 @@ def create_schema(db: sqlite_utils.Database) -> None:
             "new_games": int,
             "status": str,
             "error": str,
+            "reader": str,
         },
         pk="id",
     )

@@ -20,6 +20,7 @@ import sqlite_utils
 
 from ..errors import JacquetError
 from ..match import check_sequence, summary_of
+from ..notation import READER
 from .rows import DerivedGame, GameRow, TurnRow, normalise_name
 from .schema import GAME_COLUMNS, MATCH_COLUMNS, TURN_COLUMNS
 
@@ -121,11 +122,16 @@ def now() -> str:
 
 
 def imported(conn: Connection, sha: str | None) -> int | None:
-    """The import that already brought the file of this sha256, if any."""
+    """The import that already brought the file of this sha256 through this reader, if any.
+
+    A file imported by another reader (:data:`~jacquet_notation.notation.READER`) is read again:
+    an older reader may have read it wrongly (the games it stored are re-derived first, see
+    :func:`stale_imports`).
+    """
     found = conn.execute(
         "SELECT id FROM imports WHERE sha256 = ? AND status IN ('complete', 'unreadable') "
-        "ORDER BY id LIMIT 1",
-        (sha,),
+        "AND reader IS ? ORDER BY id LIMIT 1",
+        (sha, READER),
     ).fetchone()
     return None if found is None else int(found[0])
 
@@ -140,10 +146,25 @@ def new_import(
 ) -> int:
     inserted = conn.execute(
         "INSERT INTO imports (path, sha256, started, games, valid, invalid, unreadable, "
-        "new_games, status, error) VALUES (?, ?, ?, 0, 0, 0, 0, 0, ?, ?) RETURNING id",
-        (path, sha, now(), status, error),
+        "new_games, status, error, reader) VALUES (?, ?, ?, 0, 0, 0, 0, 0, ?, ?, ?) RETURNING id",
+        (path, sha, now(), status, error, READER),
     ).fetchone()
     return returned_id(inserted)
+
+
+def stale_imports(conn: Connection) -> bool:
+    """Whether a file's games were stored by another reader than this one (or one before the
+    archive noted readers): then they are derived again from their texts before an import."""
+    found = conn.execute(
+        "SELECT 1 FROM imports WHERE status = 'complete' AND reader IS NOT ? LIMIT 1", (READER,)
+    ).fetchone()
+    return found is not None
+
+
+def mark_reread(conn: Connection) -> None:
+    """Note that every stored game was derived by this reader (after a rebuild). A file that
+    this reader has not read is left as it was: it is read again when it is next imported."""
+    conn.execute("UPDATE imports SET reader = ? WHERE status = 'complete'", (READER,))
 
 
 def finish_import(

@@ -10,6 +10,7 @@ The writer gives every record one canonical layout (see ``docs/notation.md``), s
 ``write_game(parse_game(write_game(r))) == write_game(r)`` and ``parse_game(write_game(r)) == r``.
 """
 
+from .. import __version__
 from .decoding import GameChunk, split_games
 from .grammar import grammar_file, parser, slips, terminal
 from .mat_reader import is_match_file
@@ -24,9 +25,19 @@ from .parsing import (
 )
 from .writer import TAG_ORDER, write_game, write_games
 
+#: Raised whenever a change makes the reader read some text differently (a fix such as the one
+#: for Python 3.11.2's possessive repetitions): an archive notes :data:`READER` with each import,
+#: so that its games are read again from their texts by the next import (docs/archive.md).
+READER_REVISION = 2
+
+#: what the archive's ``imports.reader`` holds for a file read by this reader
+READER = f"jacquet-notation {__version__}, reader {READER_REVISION}"
+
 __all__ = [
     "MAX_PLAYS_TEXT",
     "MAX_VARIATION_DEPTH",
+    "READER",
+    "READER_REVISION",
     "TAG_ORDER",
     "GameChunk",
     "grammar_file",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -149,42 +150,55 @@ class _Lexer(Lexer):
 
 #: the terminals that run to any length (a tag section, a run of turns): sre keeps a backtracking
 #: state for every repetition of a group, about 170 bytes per turn or tag character, unless the
-#: repetition is possessive
+#: repetition is possessive or atomic
 RUNS = ("TAG", "TURN", "PLAY")
 
+#: whether this Python's possessive repetitions are right. Before 3.11.5 (gh-106052) ``X++``
+#: fails where ``X`` itself backtracks: Debian 12's 3.11.2 stops ``1. 6-1: 13/7 + 24/23`` at
+#: the ``+``. There the same repetitions are written as atomic groups, ``(?>X+)``, which those
+#: Pythons match right: a few bytes per character instead of none, still linear.
+POSSESSIVE_IS_SAFE = sys.version_info >= (3, 11, 5)
 
-def _regexp(name: str, pattern: str) -> str:
-    """The regular expression the lexer uses for a terminal: its repeated groups possessive in RUNS.
 
-    ``X+`` becomes ``X++`` (Python 3.11), which never gives back a repetition and so keeps no
-    state for it: memory stays flat however long the token. It matches what ``X+`` matches
-    because in these terminals what follows a repetition is optional or cannot begin where the
-    repetition stopped, so a match never needs to give a repetition back (a test compares both
-    on the corpus).
+def _regexp(name: str, pattern: str, possessive: bool = POSSESSIVE_IS_SAFE) -> str:
+    """The regular expression the lexer uses for a terminal: its repeated groups never give back.
+
+    In RUNS, ``(X)+`` becomes ``(X)++`` (or ``(?>(X)+)`` where ``possessive`` is false), which
+    keeps no backtracking state per repetition, so memory stays flat however long the token. It
+    matches what ``(X)+`` matches because in these terminals what follows a repetition is
+    optional or cannot begin where the repetition stopped, so a match never needs to give a
+    repetition back (a test compares all three forms on the corpus).
     """
     if name not in RUNS:
         return pattern
     out: list[str] = []
+    opened: list[int] = []  # where in ``out`` each open group begins
     at = 0
     in_class = False
     while at < len(pattern):
         char = pattern[at]
-        out.append(char)
         at += 1
         if char == "\\":
-            out.append(pattern[at])
+            out.append(char + pattern[at])
             at += 1
-        elif in_class:
+            continue
+        out.append(char)
+        if in_class:
             in_class = char != "]"
         elif char == "[":
             in_class = True
-        elif (
-            char == ")"
-            and pattern[at : at + 1] in ("+", "*", "?")
-            and pattern[at + 1 : at + 2] not in ("+", "?")  # not already lazy or possessive
-        ):
-            out.append(pattern[at] + "+")
-            at += 1
+        elif char == "(":
+            opened.append(len(out) - 1)
+        elif char == ")":
+            begins = opened.pop()
+            quantifier = pattern[at : at + 1]
+            if quantifier in ("+", "*", "?") and pattern[at + 1 : at + 2] not in ("+", "?"):
+                at += 1  # not already lazy or possessive: made so here
+                if possessive:
+                    out.append(quantifier + "+")
+                else:
+                    out.insert(begins, "(?>")
+                    out.append(quantifier + ")")
     return "".join(out)
 
 
