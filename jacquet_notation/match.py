@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from .board_terms import side_name
 from .engine import BACKGAMMON
 from .errors import MatchError
+from .numerals import ascii_int
 from .position import Side, other
 from .record import GameRecord, Span
 from .replay import ReplayedGame, parse_result
@@ -249,15 +250,18 @@ def summary_of(
 ) -> GameSummary | None:
     """A game's match facts from its tags and result (a record's, or the archive's row's, which
     knows no spans); None without a ``Match`` tag (or one of 0: an unlimited session)."""
-    length = tags.get("Match", "")
-    if not length.isdigit() or int(length) == 0:
+    length = ascii_int(tags.get("Match", ""))
+    if not length:
         return None
     white, _, black = tags.get("Score", "").partition("-")
+    white_score, black_score = ascii_int(white), ascii_int(black)
     return GameSummary(
         file=file,
         index=index,
-        length=int(length),
-        score=(int(white), int(black)) if white.isdigit() and black.isdigit() else None,
+        length=length,
+        score=(white_score, black_score)
+        if white_score is not None and black_score is not None
+        else None,
         score_span=score_span,
         points=parse_result(result),
         crawford=tags.get("Crawford", "").strip().lower() in _ON,

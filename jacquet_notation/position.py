@@ -25,6 +25,7 @@ from .board_terms import OFF as OFF
 from .board_terms import Side as Side
 from .board_terms import side_name
 from .errors import PositionError
+from .numerals import ascii_int
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -351,9 +352,11 @@ class Position:
             for pair in rest:
                 point_text, colon, men_text = pair.partition(":")
                 point = _TEXT_POINTS.get(point_text)
-                if point is None and point_text.isdigit() and 1 <= int(point_text) <= 24:
-                    point = int(point_text)
-                if not colon or point is None or not men_text.isdigit():
+                if point is None:
+                    number = ascii_int(point_text)
+                    point = number if number is not None and 1 <= number <= 24 else None
+                men = ascii_int(men_text)
+                if not colon or point is None or men is None:
                     raise PositionError(
                         f"{side}: {pair!r} is not point:men (a point 1 to 24, bar or off; "
                         "e.g. 18:2)"
@@ -361,7 +364,7 @@ class Position:
                 if point in named[mover]:
                     raise PositionError(f"{side}: {point_text} is listed twice")
                 named[mover].add(point)
-                counts[mover][point] = int(men_text)
+                counts[mover][point] = men
         if turn is None:
             raise PositionError("the side to move is missing (e.g. white to move)")
         for side in SIDES:
@@ -447,8 +450,9 @@ def _json_int(value: object, what: str) -> int:
         raise PositionError(f"{what}: {value!r} is not a number")
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
+    number = ascii_int(value.strip()) if isinstance(value, str) else None
+    if number is not None:
+        return number
     raise PositionError(f"{what}: {value!r} is not a number")
 
 

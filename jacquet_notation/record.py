@@ -221,8 +221,8 @@ DICE_TAG, DICE_OMITTED = "Dice", "omitted"
 #: per-play form of ``[Dice "omitted"]`` (the grammar's ``_ROLL`` reads it)
 UNKNOWN_ROLL = "?-?"
 
-_INT = re.compile(r"[1-9][0-9]*\Z")
-_SCORE = re.compile(r"([0-9]+)-([0-9]+)\Z")
+_INT = re.compile(r"[1-9][0-9]{0,8}\Z")
+_SCORE = re.compile(r"([0-9]{1,9})-([0-9]{1,9})\Z")
 
 
 @dataclass(slots=True, eq=True)

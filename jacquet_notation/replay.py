@@ -29,6 +29,7 @@ from .engine import (
 )
 from .errors import AmbiguousPlayError, IllegalPlayError, JacquetError, PositionError, RulesError
 from .generate import written_play
+from .numerals import ascii_int
 from .position import MEN, Position, Side, other
 from .record import POSITION_TAG, GameRecord, Move, Span, WrittenPlay
 from .rules import Rules
@@ -169,9 +170,10 @@ def parse_result(text: str | None) -> tuple[int, int] | None:
     if not text or text.strip() == "*":
         return None
     left, sep, right = text.strip().partition("-")
-    if not sep or not left.isdigit() or not right.isdigit():
+    white, black = ascii_int(left), ascii_int(right)
+    if not sep or white is None or black is None:
         return None
-    return int(left), int(right)
+    return white, black
 
 
 class _Replayer:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from .errors import RulesError
+from .numerals import ascii_int
 
 BlockConvention = Literal["unrestricted", "return-men", "variable", "bouchon", "five-max"]
 BearOff = Literal["standard", "exact", "rearmost"]
@@ -218,8 +219,9 @@ def _parse_limit(option: str, field: str, highest: int) -> _Parser:
     def parse(value: str) -> dict[str, object]:
         if value in ("any", "none", "no"):
             return {field: None}
-        if value.isdigit() and int(value) <= highest:
-            return {field: int(value)}
+        number = ascii_int(value)
+        if number is not None and number <= highest:
+            return {field: number}
         raise RulesError(f"{option}: {value!r} is not 'any' or a number from 0 to {highest}")
 
     return parse

@@ -321,7 +321,7 @@ def _syntax_error(error: etree.XMLSyntaxError, file: str) -> XmlError:
             if entry.line:
                 line, column, message = entry.line, entry.column, str(entry.message)
                 break
-    message = re.sub(r", line \d+, column \d+.*\Z", "", message.strip())
+    message = re.sub(r", line [0-9]+, column [0-9]+.*\Z", "", message.strip())
     if message.startswith("Excessive depth in document"):
         message = f"elements nested more than {MAX_DEPTH} deep; refused"
     elif "amplification" in message or "entity" in message.lower():

@@ -43,7 +43,9 @@ def normalise_name(name: str) -> str:
     return _SPACES.sub(" ", bare.casefold()).strip()
 
 
-_DATE = re.compile(r"\s*(\d{4}|\?{4})(?:[.\-/](\d{2}|\?{2})(?:[.\-/](\d{2}|\?{2}))?)?\s*\Z")
+_DATE = re.compile(
+    r"\s*([0-9]{4}|\?{4})(?:[.\-/]([0-9]{2}|\?{2})(?:[.\-/]([0-9]{2}|\?{2}))?)?\s*\Z"
+)
 
 
 def iso_date(text: str | None) -> tuple[str | None, int | None]:

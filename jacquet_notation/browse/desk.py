@@ -31,6 +31,7 @@ from ..board_terms import Side
 from ..engine import legal_plays
 from ..errors import JacquetError, PositionError
 from ..notation import parse_games
+from ..numerals import ascii_int
 from ..position import Position
 from ..record import GameRecord, Span
 from ..replay import ReplayedGame, ReplayedPly, replay
@@ -160,9 +161,10 @@ async def _read_body(request: Any) -> bytes:
     declared = request.headers.get("content-length")
     too_large = _Refused(413, f"the body is over {MAX_BODY // 1024} KB: check a shorter part")
     if declared is not None:
-        if not declared.isdigit():
+        length = ascii_int(declared)
+        if length is None:
             raise _Refused(400, "the content-length is not a number")
-        if int(declared) > MAX_BODY:
+        if length > MAX_BODY:
             raise too_large
     chunks: list[bytes] = []
     size = 0
@@ -385,11 +387,11 @@ def _counts(setup: dict[str, Any], side: Side, rules: Rules) -> list[int]:
         raise _Refused(400, f'"{side}" must map points to men, "{side}_bar" be a count')
     counts = [0] * 26
     for point_text, number in men.items():
-        if not str(point_text).isdigit() or not 1 <= int(point_text) <= 24:
+        point = ascii_int(str(point_text))
+        if point is None or not 1 <= point <= 24:
             raise _Refused(400, f"{point_text!r} is not a point (1 to 24)")
         if not isinstance(number, int) or number < 0:
             raise _Refused(400, f"{number!r} men is not a count")
-        point = int(point_text)
         own = Position.from_absolute(side, point, rules.direction)
         counts[own] += number
     counts[25] = bar

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..numerals import ascii_int
 from ..position import Position, Side
 from ..svg import board_svg
 
@@ -86,5 +87,6 @@ def dice_text(dice: str | None) -> str:
         return ""
     faces = []
     for part in dice.split("-"):
-        faces.append(_DIE_FACES[int(part) - 1] if part.isdigit() and 1 <= int(part) <= 6 else "")
+        die = ascii_int(part)
+        faces.append(_DIE_FACES[die - 1] if die is not None and 1 <= die <= 6 else "")
     return f"{''.join(faces)} {dice}".strip()

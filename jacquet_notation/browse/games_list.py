@@ -16,6 +16,7 @@ from typing import Any
 
 from datasette.utils.asgi import Response
 
+from ..numerals import ascii_int
 from .drawing import CELL_WIDTH
 from .pages import _archive, _footer, _generation
 from .urls import board_prefix, game_url, games_list_url, player_url, table_url
@@ -87,9 +88,8 @@ def _int(text: str | None, name: str, notes: list[str]) -> int | None:
     """A whole number, or None (with a note the page shows) when ``text`` is not one."""
     if text is None or text.strip() == "":
         return None
-    try:
-        value = int(text.strip())
-    except ValueError:
+    value = ascii_int(text.strip(), signed=True)
+    if value is None:
         notes.append(f"{name} must be a whole number: {text[:40]!r} ignored")
         return None
     if abs(value) > 2**62:

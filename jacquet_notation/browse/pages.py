@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from ..board_terms import Side, side_name
 from ..match import cube_after_each
+from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import SIDES, Position
 from .drawing import BOARD_WIDTH, diagram, dice_text
 from .urls import (
@@ -45,9 +46,8 @@ MAX_PAGE = SQLITE_MAX_INT // (PAGE_ROWS * 4)
 
 def _page(request: Any) -> int:
     """The ``?page=`` of a plugin page: 0 unless a whole number; past :data:`MAX_PAGE`, 400."""
-    try:
-        page = max(0, int(request.args.get("page", 0)))
-    except ValueError:
+    page = ascii_int(request.args.get("page", "0"), most_digits=INT_TEXT_LIMIT)
+    if page is None:
         return 0
     if page > MAX_PAGE:
         raise BadRequest(f"page must be at most {MAX_PAGE}")
@@ -57,9 +57,10 @@ def _page(request: Any) -> int:
 def _row_id(digits: str, database: str, what: str) -> int:
     """The id a URL names (its route takes digits only); past SQLite's largest integer (or
     Python's longest int text) no row can be found: 404."""
-    if len(digits) > len(str(SQLITE_MAX_INT)) or int(digits) > SQLITE_MAX_INT:
+    row_id = ascii_int(digits)
+    if row_id is None or row_id > SQLITE_MAX_INT:
         raise NotFound(f"No {what} {digits[:40]} in {database}")
-    return int(digits)
+    return row_id
 
 
 def _page_links(here: str, page: int, more: bool) -> dict[str, str | None]:
@@ -74,13 +75,13 @@ def _page_links(here: str, page: int, more: bool) -> dict[str, str | None]:
 async def board_view(request: Any) -> Response:
     """One diagram as an SVG document; a key always draws the same board, so it is cached."""
     key = request.url_vars["key"]
-    try:
-        width = int(request.args.get("width", BOARD_WIDTH))
-    except ValueError:
-        width = BOARD_WIDTH
+    width = ascii_int(request.args.get("width", str(BOARD_WIDTH)), most_digits=INT_TEXT_LIMIT)
+    width = BOARD_WIDTH if width is None else width
     before = request.args.get("before") or None
     cube_text = request.args.get("cube", "")
-    cube = int(cube_text) if cube_text.isdigit() and len(cube_text) < 11 else None
+    cube = ascii_int(cube_text, most_digits=10) if cube_text else None
+    if cube_text and cube is None:
+        raise BadRequest(f"cube must be a number in ASCII digits, not {cube_text[:20]!r}")
     owner_text = request.args.get("owner")
     owner: Side | None = owner_text if owner_text in ("white", "black") else None
     svg = diagram(key, max(60, min(width, 1600)), before, cube, owner)
@@ -222,10 +223,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
                 "stopped": stopped,
             }
         )
-    try:
-        current = int(request.args.get("ply", 0))
-    except ValueError:
-        current = 0
+    current = ascii_int(request.args.get("ply", "0"), most_digits=INT_TEXT_LIMIT) or 0
     current = max(0, min(current, len(states) - 1))
     state = states[current]
     for index, item in enumerate(states):
@@ -293,7 +291,7 @@ def _cubes(
     plies = []
     for ply in turns:
         action, _, value = (ply.get("cube") or "").partition(" ")
-        plies.append((ply["side"], action or None, int(value) if value.isdigit() else None))
+        plies.append((ply["side"], action or None, ascii_int(value)))
     return [(1, None), *cube_after_each(plies)]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..errors import NotationError
+from ..numerals import ascii_int
 from ..record import BAR, OFF, GameRecord, Move, WrittenPlay
 from .mat_reader import GAME_TAGS, HEADER_TAGS, MAT_RULESET
 
@@ -41,7 +42,8 @@ def split_matches(records: Iterable[GameRecord]) -> Iterator[list[GameRecord]]:
 
 def _game_number(record: GameRecord, default: int) -> int:
     value = record.tags.get("Game", "")
-    return int(value) if value.isdigit() else default
+    number = ascii_int(value)
+    return default if number is None else number
 
 
 def _check(record: GameRecord) -> None:
@@ -112,10 +114,11 @@ def write_match(records: list[GameRecord]) -> str:
     score = (0, 0)
     for record in records:
         written = record.tags.get("Score", "")
-        if "-" in written:
-            white, _, black = written.partition("-")
-            score = (int(white), int(black))
-        game, score = _game(record, score, int(length) if length.isdigit() else 0)
+        white, dash, black = written.partition("-")
+        white_score, black_score = ascii_int(white), ascii_int(black)
+        if dash and white_score is not None and black_score is not None:
+            score = (white_score, black_score)
+        game, score = _game(record, score, ascii_int(length) or 0)
         lines += [*game, ""]
     return "\n".join(lines)
 

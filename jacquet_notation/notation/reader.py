@@ -47,9 +47,10 @@ _TAG = re.compile(
 )
 _UNESCAPE = re.compile(r'\\(["\\])')
 _DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9][0-9]|\?\?)\.([0-9][0-9]|\?\?)\Z")
-_SCORE = re.compile(r"[0-9]+-[0-9]+\Z")
-_POSITIVE = re.compile(r"[1-9][0-9]*\Z")
-_RESULT = re.compile(r"[0-9]+-[0-9]+\Z|\*\Z")
+#: a match's numbers have at most 9 digits, as in match files: a longer one is no game's
+_SCORE = re.compile(r"[0-9]{1,9}-[0-9]{1,9}\Z")
+_POSITIVE = re.compile(r"[1-9][0-9]{0,8}\Z")
+_RESULT = re.compile(r"[0-9]{1,9}-[0-9]{1,9}\Z|\*\Z")
 _WORD = re.compile(r"[^\s]{1,30}")
 #: the characters that end a word of a play (the grammar's _END): spaces and the punctuation
 #: that begins or ends a comment, an annotation, a glyph, a variation or a tag

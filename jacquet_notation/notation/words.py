@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..numerals import ascii_int
 from ..record import BAR, OFF, Move, Side, Span, WrittenPlay, point_name
 from .grammar import terminal
 
@@ -66,9 +67,8 @@ def remember_dice(word: str, dice: tuple[int, int]) -> None:
 
 def _number(digits: str) -> int:
     """The value of ASCII digits; anything else is out of every range (never an exception)."""
-    if len(digits) <= _MAX_DIGITS and digits.isascii() and digits.isdigit():
-        return int(digits)
-    return _TOO_BIG
+    number = ascii_int(digits, most_digits=_MAX_DIGITS)
+    return _TOO_BIG if number is None else number
 
 
 def _point(text: str) -> int:
