@@ -150,24 +150,33 @@ def _game(
             cube = play.cube if play.cube is not None else cube * 2
         slots = turns.setdefault(play.turn, ["", ""])
         slots[0 if play.side == "white" else 1] = _ply(play, cube)
-    for turn, (white_ply, black_ply) in sorted(turns.items()):
+    rows = sorted(turns.items())
+    result = record.result or ""
+    wins = ""
+    winner = 0
+    if "-" in result:
+        points = [int(p) for p in result.split("-")]
+        winner = 0 if points[0] > 0 else 1
+        after = (score[0] + points[0], score[1] + points[1])
+        wins = f"Wins {_points(points[winner])}"
+        if length and after[winner] >= length:
+            wins += " and the match"
+        score = after
+    # Player 2's Wins goes beside Player 1's last action where that line's right column is free,
+    # as gnubg writes it: on a line of its own there, gnubg reads it as Player 2 doubling and
+    # Player 1 resigning (docs/notation.md, "Match files")
+    beside = bool(wins) and winner == 1 and bool(rows) and not rows[-1][1][1]
+    if beside:
+        rows[-1][1][1] = " " + wins
+    for turn, (white_ply, black_ply) in rows:
         head = f"{turn:>3}) "
         if black_ply:
             left = head + white_ply
             lines.append((left.ljust(width) if len(left) < width else left + " ") + black_ply)
         else:
             lines.append(head + white_ply)
-    result = record.result or ""
-    if "-" in result:
-        points = [int(p) for p in result.split("-")]
-        winner = 0 if points[0] > 0 else 1
-        won = points[winner]
-        after = (score[0] + points[0], score[1] + points[1])
-        text = f"Wins {_points(won)}"
-        if length and after[winner] >= length:
-            text += " and the match"
-        lines.append(" " * 6 + text if winner == 0 else " " * (width + 1) + text)
-        score = after
+    if wins and not beside:
+        lines.append(" " * 6 + wins if winner == 0 else " " * (width + 1) + wins)
     return lines, score
 
 
