@@ -77,16 +77,19 @@ def gnubg_summary(path: Path) -> dict[str, Any] | None:
 
 
 def _once(actions: list[Action]) -> None:
-    """gnubg's last roll held twice (a side rolling twice in a row, no move): kept once."""
-    if len(actions) >= 2 and actions[-1] == actions[-2] and actions[-1][0] == "move":
-        if not actions[-1][3]:
-            actions.pop()
+    """gnubg's roll held twice (a side rolling twice in a row, no move: the last roll before
+    Galaxy's unnumbered ``Losses`` line) kept once, wherever it stands."""
+    for index in range(len(actions) - 1, 0, -1):
+        action = actions[index]
+        if action == actions[index - 1] and action[0] == "move" and not action[3]:
+            del actions[index]
 
 
 def differences(original: dict[str, Any] | None, exported: dict[str, Any] | None) -> list[str]:
     """Where gnubg's two imports differ, first difference of each game."""
     if original is None or exported is None:
-        return [f"gnubg read the original: {original is not None}, the export: {exported is not None}"]
+        read = f"the original: {original is not None}, the export: {exported is not None}"
+        return [f"gnubg read {read}"]
     found = []
     for key in ("names", "length"):
         if original[key] != exported[key]:

@@ -165,9 +165,15 @@ def _game(
     # Player 2's Wins goes beside Player 1's last action where that line's right column is free,
     # as gnubg writes it: on a line of its own there, gnubg reads it as Player 2 doubling and
     # Player 1 resigning (docs/notation.md, "Match files")
-    beside = bool(wins) and winner == 1 and bool(rows) and not rows[-1][1][1]
-    if beside:
-        rows[-1][1][1] = " " + wins
+    last = rows[-1][1] if rows else None
+    beside = bool(wins) and winner == 1 and last is not None and not last[1]
+    if beside and last is not None:
+        last[1] = " " + wins
+    elif wins and winner == 0 and last is not None and not last[1] and _ends_cube(last[0]):
+        # Player 2 resigning after Player 1 took (or beavered) the cube: gnubg reads a bare Wins
+        # after that line as Player 2 doubling again; Galaxy's Losses beside the take it reads
+        # as the resignation, and the reader checks Losses against Wins
+        last[1] = " Losses" + wins.removeprefix("Wins").removesuffix(" and the match")
     for turn, (white_ply, black_ply) in rows:
         head = f"{turn:>3}) "
         if black_ply:
@@ -178,6 +184,11 @@ def _game(
     if wins and not beside:
         lines.append(" " * 6 + wins if winner == 0 else " " * (width + 1) + wins)
     return lines, score
+
+
+def _ends_cube(ply: str) -> bool:
+    """Whether a column's ply is a take or a beaver (after which the doubler rolls or resigns)."""
+    return ply in (" Takes", " Beavers") or ply.startswith(" Beavers =>")
 
 
 def _named(record: GameRecord, side: str) -> str:
