@@ -98,7 +98,7 @@ def _records(paths: Sequence[str], encoding: str) -> Iterator[GameRecord]:
     "mat_out",
     metavar="OUT",
     help="Write the backgammon games as a match file (.mat, as gnubg reads it); OUT an existing"
-    " folder: one file a match.",
+    " folder: one file a match, named by the match.",
 )
 @click.option("--rules", "ruleset", type=click.Choice(RULESET_NAMES), help="Force a ruleset.")
 @click.option("--encoding", default="utf-8", show_default=True, help="e.g. latin-1.")
@@ -122,9 +122,10 @@ def export(
     see docs/xml.md); every game is exported, invalid and unreadable ones with their errors.
     The HTML is the score sheet made from it by the shipped XSLT stylesheet. --mat writes
     backgammon games in the match file format (docs/notation.md, "Match files"): one match to
-    a file, or each match to its own file in a folder. Exit 0 when every
-    game is valid, 1 when any is invalid or unreadable (the export is written all the same), 2
-    for a usage or I/O error (nothing is written).
+    a file, or each match to its own file in a folder, named by its players, length and date.
+    Exit 0 when every game is valid, 1 when any is invalid or unreadable (the export is written
+    all the same, but --mat writes nothing when a game cannot be a match file's), 2 for a usage
+    or I/O error (nothing is written).
 
     \b
     Example:
