@@ -8,11 +8,13 @@ codes are checked in a real subprocess.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from click.testing import CliRunner
@@ -69,6 +71,16 @@ RESIGNED = GAME.format(end="6-2: 13/7 7/5 double 2\n4. take\n2-0")
 
 def _read(text: str) -> list[GameRecord]:
     return parse_games(text)
+
+
+def _compare_export() -> ModuleType:
+    """scripts/compare_gnubg_export.py, which is a script, not part of the package."""
+    path = ROOT / "scripts" / "compare_gnubg_export.py"
+    spec = importlib.util.spec_from_file_location("compare_gnubg_export", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _sample(count: int, seed: int) -> list[Path]:
@@ -265,9 +277,7 @@ def test_gnubg_reads_our_export_of_a_sample_as_the_original(tmp_path: Path) -> N
 
 def test_gnubg_reads_the_names_we_write_as_our_reader_does(tmp_path: Path) -> None:
     pytest.importorskip("gnubg")
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from compare_gnubg_export import gnubg_summary
-
+    gnubg_summary = _compare_export().gnubg_summary
     (record,) = _read(DROPPED)
     record.tags.update(White="Ann : 3", Black="Zed,1500", Event='the "big" one')
     out = tmp_path / "names.mat"
@@ -276,3 +286,33 @@ def test_gnubg_reads_the_names_we_write_as_our_reader_does(tmp_path: Path) -> No
     assert summary is not None
     (again,) = read_games(out)
     assert summary["names"] == (again.tags["White"], again.tags["Black"])
+
+
+#: every way a game can end, as the writer lays out each: the last turn, then the result
+ENDINGS = [
+    DROPPED,
+    RESIGNED,
+    GAME.format(end="double 2 take\n0-2"),
+    GAME.format(end="double 2 drop\n1-0"),
+    GAME.format(end="6-2: 13/7 7/5 6-3: 13/7 13/10\n0-2"),
+    GAME.format(end="6-2: 13/7 7/5 6-3: 13/7 13/10\n1-0"),
+    GAME.format(end="6-2: 13/7 7/5\n1-0"),
+    GAME.format(end="6-2: 13/7 7/5\n0-1"),
+]
+
+
+@pytest.mark.parametrize("text", ENDINGS)
+def test_gnubg_reads_each_ending_with_our_winner_and_points(text: str, tmp_path: Path) -> None:
+    pytest.importorskip("gnubg")
+    gnubg_summary = _compare_export().gnubg_summary
+    (record,) = _read(text)
+    out = tmp_path / "end.mat"
+    out.write_text(write_match([record]), encoding="utf-8")
+    (again,) = read_games(out)
+    assert again.result == record.result
+    summary = gnubg_summary(out)
+    assert summary is not None
+    white, black = (int(points) for points in (record.result or "").split("-"))
+    (game,) = summary["games"]
+    assert game["outcome"][2:] == (("X", white) if white else ("O", black))
+    assert [a[0] for a in game["actions"]].count("double") == text.count("double")
