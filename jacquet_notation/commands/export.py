@@ -8,10 +8,14 @@ half-written; ``-`` (stdout) gets the output only once it is complete.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import re
 import shutil
 import sys
 import tempfile
+import unicodedata
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import IO
 
@@ -94,7 +98,7 @@ def _records(paths: Sequence[str], encoding: str) -> Iterator[GameRecord]:
     "mat_out",
     metavar="OUT",
     help="Write the backgammon games as a match file (.mat, as gnubg reads it); OUT an existing"
-    " folder: one file a match.",
+    " folder: one file a match, named by the match.",
 )
 @click.option("--rules", "ruleset", type=click.Choice(RULESET_NAMES), help="Force a ruleset.")
 @click.option("--encoding", default="utf-8", show_default=True, help="e.g. latin-1.")
@@ -118,9 +122,10 @@ def export(
     see docs/xml.md); every game is exported, invalid and unreadable ones with their errors.
     The HTML is the score sheet made from it by the shipped XSLT stylesheet. --mat writes
     backgammon games in the match file format (docs/notation.md, "Match files"): one match to
-    a file, or each match to its own file in a folder. Exit 0 when every
-    game is valid, 1 when any is invalid or unreadable (the export is written all the same), 2
-    for a usage or I/O error (nothing is written).
+    a file, or each match to its own file in a folder, named by its players, length and date.
+    Exit 0 when every game is valid, 1 when any is invalid or unreadable (the export is written
+    all the same, but --mat writes nothing when a game cannot be a match file's), 2 for a usage
+    or I/O error (nothing is written).
 
     \b
     Example:
@@ -132,11 +137,12 @@ def export(
 
     if xml_out is None and html_out is None and mat_out is None:
         raise CleanError("nothing to do: give --xml OUT.xml, --html OUT.html and/or --mat OUT.mat")
+    mat_code = EXIT_OK
     if mat_out is not None:
         with domain_errors(EXIT_USAGE):
-            _export_mat(paths, encoding, mat_out)
+            mat_code = _export_mat(paths, encoding, mat_out)
         if xml_out is None and html_out is None:
-            return
+            sys.exit(mat_code)
     if xml_out == "-" and html_out == "-":
         raise CleanError("--xml and --html cannot both go to stdout")
     with domain_errors(EXIT_USAGE):
@@ -160,17 +166,36 @@ def export(
         f"{counts.unreadable} unreadable",
         err=True,
     )
-    sys.exit(EXIT_INVALID if counts.invalid or counts.unreadable else EXIT_OK)
+    invalid = counts.invalid or counts.unreadable
+    sys.exit(EXIT_INVALID if invalid or mat_code == EXIT_INVALID else EXIT_OK)
 
 
-def _export_mat(paths: Sequence[str], encoding: str, target: str) -> None:
-    """Every match of the games named, to ``target`` (a file), or a file each in a folder."""
-    from ..notation import write_matches
+def _export_mat(paths: Sequence[str], encoding: str, target: str) -> int:
+    """Every match of the games named, to ``target`` (a file), or a file each in a folder.
 
-    texts = list(write_matches(_records(paths, encoding)))
+    A game that cannot be written (unreadable, another ruleset...) stops the export before
+    anything is written (exit 1); a game written but invalid by the rules is told, exit 1.
+    """
+    from ..notation import split_matches, write_match
+    from ..validation import report_record
+
+    matches: list[tuple[list[GameRecord], str]] = []
+    invalid = 0
+    for match in split_matches(_records(paths, encoding)):
+        try:
+            text = write_match(match)
+        except NotationError as error:
+            raise InvalidInputError(str(error).splitlines()[0]) from error
+        for record in match:
+            report = report_record(record)
+            if report.status != "valid":
+                invalid += 1
+                echo(report.errors[0].splitlines()[0] if report.errors else report.file, err=True)
+        matches.append((match, text))
+    texts = [text for _, text in matches]
     if os.path.isdir(target):
-        for number, text in enumerate(texts, 1):
-            with atomic_output(os.path.join(target, f"match-{number}.mat")) as out:
+        for name, text in zip(match_file_names(matches), texts, strict=True):
+            with atomic_output(os.path.join(target, name)) as out:
                 out.write(text.encode("utf-8"))
     elif len(texts) > 1:
         raise CleanError(
@@ -179,7 +204,54 @@ def _export_mat(paths: Sequence[str], encoding: str, target: str) -> None:
     else:
         with atomic_output(target) as out:
             out.write("".join(texts).encode("utf-8"))
-    echo(f"{len(texts)} {'match' if len(texts) == 1 else 'matches'} written", err=True)
+    written = f"{len(texts)} {'match' if len(texts) == 1 else 'matches'} written"
+    echo(written + (f", {invalid} invalid games among them" if invalid else ""), err=True)
+    return EXIT_INVALID if invalid else EXIT_OK
+
+
+#: the characters a match file's name keeps (any other run becomes one ``_``)
+_UNSAFE = re.compile(r"[^A-Za-z0-9.-]+")
+
+
+def _name_part(value: str, longest: int = 40) -> str:
+    """A tag's value as part of a file name: accents dropped, safe characters only."""
+    plain = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
+    return _UNSAFE.sub("_", plain).strip("._-")[:longest].strip("._-")
+
+
+def match_file_name(match: list[GameRecord]) -> str:
+    """A match's file name from its identity: ``Ann_Lee-v-Bob-5pt-2024.05.11.mat`` (players,
+    length or ``money``, then the date, or else the event or the match's id, where known)."""
+    tags = match[0].tags
+    length = tags.get("Match", "")
+    parts = [
+        _name_part(tags.get("White", "")) or "white",
+        "v",
+        _name_part(tags.get("Black", "")) or "black",
+        f"{length}pt" if length.isdigit() else "money",
+    ]
+    for key in ("Date", "EventDate", "Event", "Match_ID"):
+        when = _name_part(tags.get(key, ""))
+        if when:
+            parts.append(when)
+            break
+    return "-".join(parts) + ".mat"
+
+
+def match_file_names(matches: Sequence[tuple[list[GameRecord], str]]) -> list[str]:
+    """Each match's :func:`match_file_name`; where two would be the same, each of them gets a
+    short id from its text (stable: the same match, the same name)."""
+    names = [match_file_name(match) for match, _ in matches]
+    seen = Counter(names)
+    return [
+        name.removesuffix(".mat")
+        + "-"
+        + hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+        + ".mat"
+        if seen[name] > 1
+        else name
+        for name, (_, text) in zip(names, matches, strict=True)
+    ]
 
 
 @click.command("import-xml")

@@ -22,6 +22,12 @@ MATCH_KEYS = ("Match_ID", "Match", "White", "Black", "Site", "Date")
 _HEADER_NAMES = {tag: name for name, tag in HEADER_TAGS.items()}
 #: the header lines written first, in gnubg's order; any other tag follows in the record's order
 _HEADER_FIRST = ("Site", "Match_ID", "Player_1", "Player_2")
+#: what a header's value cannot hold and is written instead: a ``"`` ends the value for our
+#: reader (gnubg's reads to the last one), a line break or other control character ends the line
+_HEADER_CHARACTERS = str.maketrans({'"': "'", **{chr(c): " " for c in [*range(32), 127]}})
+#: a score line's name cannot hold ``:`` (gnubg's and our reader end the name at the first) nor
+#: ``,`` (gnubg reads the rating from the first, ours from the last): each written as ``;``
+_NAME_CHARACTERS = str.maketrans({":": ";", ",": ";"})
 
 
 def split_matches(records: Iterable[GameRecord]) -> Iterator[list[GameRecord]]:
@@ -108,7 +114,16 @@ def write_match(records: list[GameRecord]) -> str:
     for record in records:
         _check(record)
     first = records[0]
-    lines = [f'; [{name} "{value}"]' for name, value in _header(first)]
+    for record in records[1:]:
+        if record.tags.get("Position") != first.tags.get("Position"):
+            message = (
+                "a match file's set position is its header's, for every game: this game's"
+                " differs from the first's (export it as a match of its own)"
+            )
+            raise NotationError(
+                message, file=record.file, game=record.index, line=record.span.line or None
+            )
+    lines = [f'; [{name} "{header_value(value)}"]' for name, value in _header(first)]
     length = first.tags.get("Match", "0")
     lines += ["", f"{length} point match", ""]
     score = (0, 0)
@@ -123,10 +138,21 @@ def write_match(records: list[GameRecord]) -> str:
     return "\n".join(lines)
 
 
+def header_value(value: str) -> str:
+    """A tag's value as a header line can carry it (:data:`_HEADER_CHARACTERS`)."""
+    return value.translate(_HEADER_CHARACTERS)
+
+
+def player_name(name: str) -> str:
+    """A player's name as both readers read it back from the score line and the header."""
+    return header_value(name).translate(_NAME_CHARACTERS).strip()
+
+
 def _header(record: GameRecord) -> list[tuple[str, str]]:
     tags = dict(record.tags)
-    tags.setdefault("Player_1", tags.get("White", ""))
-    tags.setdefault("Player_2", tags.get("Black", ""))
+    # the header names the players as the score lines do, unless the record says otherwise
+    tags.setdefault("Player_1", player_name(tags.get("White", "")))
+    tags.setdefault("Player_2", player_name(tags.get("Black", "")))
     names = [name for name in _HEADER_FIRST if name in tags]
     names += [name for name in tags if name not in names and name not in GAME_TAGS]
     names = [name for name in names if name not in ("Result",)]
@@ -153,29 +179,51 @@ def _game(
             cube = play.cube if play.cube is not None else cube * 2
         slots = turns.setdefault(play.turn, ["", ""])
         slots[0 if play.side == "white" else 1] = _ply(play, cube)
-    for turn, (white_ply, black_ply) in sorted(turns.items()):
-        head = f"{turn:>3}) "
+    rows = sorted(turns.items())
+    result = record.result or ""
+    wins = ""
+    winner = 0
+    if "-" in result:
+        points = [int(p) for p in result.split("-")]
+        winner = 0 if points[0] > 0 else 1
+        after = (score[0] + points[0], score[1] + points[1])
+        wins = f"Wins {_points(points[winner])}"
+        if length and after[winner] >= length:
+            wins += " and the match"
+        score = after
+    # Player 2's Wins goes beside Player 1's last action where that line's right column is free,
+    # as gnubg writes it: on a line of its own there, gnubg reads it as Player 2 doubling and
+    # Player 1 resigning (docs/notation.md, "Match files")
+    last = rows[-1][1] if rows else None
+    beside = bool(wins) and winner == 1 and last is not None and not last[1]
+    if beside and last is not None:
+        last[1] = " " + wins
+    elif wins and winner == 0 and last is not None and not last[1] and _ends_cube(last[0]):
+        # Player 2 resigning after Player 1 took (or beavered) the cube: gnubg reads a bare Wins
+        # after that line as Player 2 doubling again; Galaxy's Losses beside the take it reads
+        # as the resignation, and the reader checks Losses against Wins
+        last[1] = " Losses" + wins.removeprefix("Wins").removesuffix(" and the match")
+    # a match file's lines are numbered from 1 whatever the first turn (a game from a set position
+    # may start at any turn): the reader checks that numbering
+    for line_number, (_, (white_ply, black_ply)) in enumerate(rows, 1):
+        head = f"{line_number:>3}) "
         if black_ply:
             left = head + white_ply
             lines.append((left.ljust(width) if len(left) < width else left + " ") + black_ply)
         else:
             lines.append(head + white_ply)
-    result = record.result or ""
-    if "-" in result:
-        points = [int(p) for p in result.split("-")]
-        winner = 0 if points[0] > 0 else 1
-        won = points[winner]
-        after = (score[0] + points[0], score[1] + points[1])
-        text = f"Wins {_points(won)}"
-        if length and after[winner] >= length:
-            text += " and the match"
-        lines.append(" " * 6 + text if winner == 0 else " " * (width + 1) + text)
-        score = after
+    if wins and not beside:
+        lines.append(" " * 6 + wins if winner == 0 else " " * (width + 1) + wins)
     return lines, score
 
 
+def _ends_cube(ply: str) -> bool:
+    """Whether a column's ply is a take or a beaver (after which the doubler rolls or resigns)."""
+    return ply in (" Takes", " Beavers") or ply.startswith(" Beavers =>")
+
+
 def _named(record: GameRecord, side: str) -> str:
-    name = record.tags.get(side, "")
+    name = player_name(record.tags.get(side, ""))
     elo = record.tags.get(f"{side}Elo")
     return f"{name},{elo}" if elo else name
 
