@@ -67,17 +67,124 @@ def _error(record: GameRecord, kind: str, message: str, span: Span | None) -> Ma
     )
 
 
-def check_game(game: ReplayedGame) -> list[MatchError]:
-    """The cube's actions of one game and its written points, under ``backgammon`` scoring.
+#: how a game ended (:class:`Outcome`): every man borne off, a double dropped, a resignation
+#: (a concession, ``Wins N points`` on a game not over), or not yet (the record stops)
+ENDINGS = ("borne-off", "drop", "resignation", "unfinished")
 
-    Only the centred cube or its owner may double, each double states twice the cube, a take
-    gives the cube to the taker, a beaver takes and redoubles keeping it, a drop ends the game
-    (the doubler scores the cube before the double); a game played out scores 1, 2 or 3 times
-    the cube, a resignation what it states up to what the position allows. An empty list for
-    other rulesets, and for a game whose line stopped on an illegal play (its end is unknown).
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended and what it gave: the one answer every report, export and page uses.
+
+    ``points`` are what the winner scores (for backgammon scoring, the cube included); a
+    game whose written result the rules contradict takes the rules' points where the rules
+    decide them (a game played out, a drop), and the written ones for a resignation.
     """
-    if game.rules.scoring != "backgammon" or not game.complete:
-        return []
+
+    winner: Side | None
+    points: int | None
+    ending: str
+    #: the cube's value when the game ended (1 for rulesets without a cube)
+    cube: int = 1
+
+    @property
+    def result(self) -> str | None:
+        """``white-black`` points, as a record writes them; None while the game is unfinished."""
+        if self.winner is None or self.points is None:
+            return None
+        return f"{self.points}-0" if self.winner == "white" else f"0-{self.points}"
+
+
+_UNFINISHED = Outcome(None, None, "unfinished")
+
+#: how each ending is said after "White wins N points"
+_HOW = {
+    "borne-off": "every man borne off",
+    "drop": "a double dropped",
+    "resignation": "a resignation",
+}
+
+
+def ending_text(ended: Outcome) -> str:
+    """An outcome in words, as ``replay`` prints it and the pages say it: ``2-0 (White wins 2
+    points: a double dropped, the cube at 2)``, or ``unfinished``."""
+    if ended.winner is None or ended.points is None:
+        return "unfinished"
+    points = f"{ended.points} point{'s' if ended.points != 1 else ''}"
+    cube = f", the cube at {ended.cube}" if ended.cube > 1 else ""
+    return f"{ended.result} ({side_name(ended.winner)} wins {points}: {_HOW[ended.ending]}{cube})"
+
+
+def outcome(game: ReplayedGame) -> Outcome:
+    """How ``game`` ended, by the rules and, where only the record can say (a resignation, a
+    match won with fewer points than the game was worth), by its written result (docs/rules.md,
+    "How a game ends")."""
+    if game.rules.scoring != "backgammon":
+        if game.winner is None:
+            return _UNFINISHED
+        return Outcome(game.winner, game.points, "borne-off")
+    if not game.complete:
+        return _UNFINISHED
+    cube, _ = _play_cube(game)
+    end = _end(game, cube)
+    if end is None:
+        return _UNFINISHED
+    winner, value, ending, _ = end
+    written = parse_result(game.record.result)
+    if written is not None and _agrees(game.record, written, winner, value):
+        return Outcome(winner, max(written), ending, cube.value)
+    if ending == "resignation":
+        # a result the rules refuse (an error of the game): what it states, up to the most a
+        # resignation can give; none for a result that gives no one a point
+        if written is None or min(written) != 0 or max(written) < 1:
+            return _UNFINISHED
+        return Outcome(winner, min(max(written), value), ending, cube.value)
+    return Outcome(winner, value, ending, cube.value)
+
+
+def _end(game: ReplayedGame, cube: _Cube) -> tuple[Side, int, str, str] | None:
+    """Who won a backgammon game by the rules, the most it was worth, how it ended and why:
+    None while it has not ended (no drop, men still on the board, no resignation written)."""
+    if cube.dropped_by is not None:
+        why = f"{side_name(cube.dropped_by)} dropped a double of the cube at {cube.value}"
+        return other(cube.dropped_by), cube.value, "drop", why
+    if game.winner is not None:
+        why = (
+            f"{side_name(game.winner)} bore off every man: {game.points} x the cube ({cube.value})"
+        )
+        return game.winner, game.points * cube.value, "borne-off", why
+    written = parse_result(game.record.result)
+    if written is None:
+        return None
+    winner: Side = "white" if written[0] > 0 else "black"
+    if cube.offered is not None:
+        # a double left unanswered by a resignation: the loser gave up the game
+        return winner, max(written), "resignation", ""
+    # a resignation scores what it states (RULES.md's backgammon ruleset): a single game, a
+    # gammon or a backgammon, whatever the position, as gnubg scores it too
+    why = (
+        f"{side_name(other(winner))} resigned with the cube at {cube.value}: a resignation "
+        f"states at most a backgammon, {BACKGAMMON} x the cube"
+    )
+    return winner, BACKGAMMON * cube.value, "resignation", why
+
+
+def _agrees(record: GameRecord, written: tuple[int, int], winner: Side, value: int) -> bool:
+    """Whether a written result fits the game's end: the winner, and at most the game's value
+    or, when the game wins the match, anything from what the winner needed up (what real
+    servers write: docs/rules.md, "Matches")."""
+    points = max(written)
+    said: Side = "white" if written[0] > 0 else "black"
+    return (
+        said == winner
+        and min(written) == 0
+        and points >= 1
+        and (points <= value or _wins_match(record, winner, points))
+    )
+
+
+def _play_cube(game: ReplayedGame) -> tuple[_Cube, MatchError | None]:
+    """The cube after the game's cube actions, and the first action that breaks the rules."""
     record = game.record
     cube = _Cube()
     plies = game.plies
@@ -91,18 +198,33 @@ def check_game(game: ReplayedGame) -> list[MatchError]:
         assert action is not None
         problem = _cube_action(cube, written.side, action, written.cube)
         if problem is not None:
-            return [_error(record, "cube", problem, written.span)]
+            return cube, _error(record, "cube", problem, written.span)
         if cube.dropped_by is not None and index + 1 < len(plies):
             following = plies[index + 1].written
-            return [
-                _error(
-                    record,
-                    "cube",
-                    f"{side_name(following.side)} plays after {side_name(cube.dropped_by)} "
-                    "dropped the double, which ended the game",
-                    following.span,
-                )
-            ]
+            return cube, _error(
+                record,
+                "cube",
+                f"{side_name(following.side)} plays after {side_name(cube.dropped_by)} "
+                "dropped the double, which ended the game",
+                following.span,
+            )
+    return cube, None
+
+
+def check_game(game: ReplayedGame) -> list[MatchError]:
+    """The cube's actions of one game and its written points, under ``backgammon`` scoring.
+
+    Only the centred cube or its owner may double, each double states twice the cube, a take
+    gives the cube to the taker, a beaver takes and redoubles keeping it, a drop ends the game
+    (the doubler scores the cube before the double); a game played out scores 1, 2 or 3 times
+    the cube, a resignation what it states up to what the position allows. An empty list for
+    other rulesets, and for a game whose line stopped on an illegal play (its end is unknown).
+    """
+    if game.rules.scoring != "backgammon" or not game.complete:
+        return []
+    cube, problem = _play_cube(game)
+    if problem is not None:
+        return [problem]
     return _check_points(game, cube)
 
 
@@ -176,34 +298,20 @@ def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
     written = parse_result(record.result)
     if written is None:
         return []
+    end = _end(game, cube)
+    if end is None:
+        return []
+    right, value, _, why = end
+    if not why or _agrees(record, written, right, value):
+        return []
     winner: Side = "white" if written[0] > 0 else "black"
     points = max(written)
-    if cube.dropped_by is not None:
-        right, value = other(cube.dropped_by), cube.value
-        why = f"{side_name(cube.dropped_by)} dropped a double of the cube at {cube.value}"
-    elif game.winner is not None:
-        right, value = game.winner, game.points * cube.value
-        why = (
-            f"{side_name(game.winner)} bore off every man: {game.points} x the cube ({cube.value})"
-        )
-    elif cube.offered is not None:
-        return []  # a double left unanswered by a resignation: the loser gave up the game
-    else:
-        # a resignation scores what it states (RULES.md's backgammon ruleset): a single game, a
-        # gammon or a backgammon, whatever the position, as gnubg scores it too
-        right, value = winner, BACKGAMMON * cube.value
-        why = (
-            f"{side_name(other(winner))} resigned with the cube at {cube.value}: a resignation "
-            f"states at most a backgammon, {BACKGAMMON} x the cube"
-        )
-    # What real servers write (docs/rules.md, "Matches"): at most the game's value (a drop's
-    # cube, a played-out game's 1, 2 or 3 times the cube, a resignation's 1, 2 or 3 times the cube
-    # whatever the position), or, when the game wins the match, anything from what the winner
-    # needed up.
-    if right == winner and points >= 1 and (points <= value or _wins_match(record, winner, points)):
-        return []
-    end = record.span
-    span = Span(end.end_line, 1, end.end_line, end.end_column) if end.line else None
+    end_span = record.span
+    span = (
+        Span(end_span.end_line, 1, end_span.end_line, end_span.end_column)
+        if end_span.line
+        else None
+    )
     return [
         _error(
             record,

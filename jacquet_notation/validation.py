@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
-from .match import GameSummary, check_game, check_next, summarise
+from .match import GameSummary, check_game, check_next, outcome, summarise
 from .notation import GameChunk, parse_chunk
 from .notation import parser as _parser
 from .record import GameRecord
@@ -40,6 +40,10 @@ class GameReport:
     plies: int = 0
     result: str | None = None
     computed_result: str | None = None
+    #: who won, the points and how the game ended (match.outcome); None for an unreadable game
+    winner: str | None = None
+    points: int | None = None
+    ending: str | None = None
     rules: str = "jacquet"
     errors: list[str] = field(default_factory=list)
     details: list[dict[str, Any]] = field(default_factory=list)
@@ -65,6 +69,9 @@ class GameReport:
             "plies": self.plies,
             "result": self.result,
             "computed_result": self.computed_result,
+            "winner": self.winner,
+            "points": self.points,
+            "ending": self.ending,
             "errors": self.details,
         }
 
@@ -88,7 +95,9 @@ def report_record(record: GameRecord, rules: Rules | None = None) -> GameReport:
     else:
         game = replay(record, rules)
         report.rules = game.rules.name
-        report.computed_result = game.computed_result
+        ended = outcome(game)
+        report.computed_result = ended.result
+        report.winner, report.points, report.ending = ended.winner, ended.points, ended.ending
         errors = [*game.errors, *check_game(game)]
         if errors:
             report.status = "invalid"

@@ -13,7 +13,7 @@ from lxml import etree
 
 from .. import __version__
 from ..errors import JacquetError, NotationError
-from ..match import check_game
+from ..match import check_game, outcome
 from ..notation import write_game
 from ..record import NO_SPAN, GameRecord, Span, WrittenPlay, point_name
 from ..replay import ReplayedGame, ReplayedPly, replay
@@ -235,17 +235,21 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
             write(inner)
             _write_text(xf, RESULT, record.result)
         if status != "unreadable":
-            outcome: dict[str, str] = {}
-            if game.winner is not None:
-                outcome["winner"] = game.winner
-            outcome["points"] = str(game.points)
-            computed = game.computed_result
+            ended = outcome(game)
+            ends: dict[str, str] = {}
+            if ended.winner is not None:
+                ends["winner"] = ended.winner
+            ends["points"] = str(ended.points or 0)
+            computed = ended.result
             if computed is not None:
-                outcome["computed-result"] = computed
-            outcome["final-position"] = game.final.key()
-            outcome["complete"] = "yes" if game.complete else "no"
+                ends["computed-result"] = computed
+            ends["ending"] = ended.ending
+            if game.rules.scoring == "backgammon":
+                ends["cube"] = str(ended.cube)
+            ends["final-position"] = game.final.key()
+            ends["complete"] = "yes" if game.complete else "no"
             write(inner)
-            with element(OUTCOME, outcome):
+            with element(OUTCOME, ends):
                 pass
         loose = [error for error in game.errors if id(error) not in attached]
         if loose:

@@ -164,6 +164,8 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_3_to_4(db)
             if version < 5:
                 _migrate_4_to_5(db)
+            if version < 6:
+                _migrate_5_to_6(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -228,6 +230,14 @@ def _migrate_4_to_5(db: sqlite_utils.Database) -> None:
     if "start_key" not in db.table("games").columns_dict:
         db.execute("ALTER TABLE games ADD COLUMN start_key TEXT")
     create_views(db, replace=True)  # opening_rolls leaves out games from a set position
+
+
+def _migrate_5_to_6(db: sqlite_utils.Database) -> None:
+    """Version 6 says how each game ended, ``games.ending``, and scores every ending: a drop,
+    a resignation, a cube's points. The column starts empty; the reader's revision rose with it,
+    so the next import derives every stored game again (docs/archive.md)."""
+    if "ending" not in db.table("games").columns_dict:
+        db.execute("ALTER TABLE games ADD COLUMN ending TEXT")
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

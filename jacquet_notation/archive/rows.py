@@ -18,7 +18,7 @@ from typing import Any
 
 from ..bits import off_count
 from ..errors import JacquetError
-from ..match import check_game
+from ..match import check_game, outcome
 from ..notation import GameChunk, parse_chunk, parse_game, read_games, write_game
 from ..position import Position, key_from_bits, other_point, side_key_bits
 from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
@@ -223,6 +223,7 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         status = "invalid" if game.errors else "valid"
         canonical = write_game(record)
         game_id = _hash(canonical)
+    ended = outcome(game)
     comments = list(record.comments)
     turns: list[tuple[Any, ...]] = []
     append = turns.append
@@ -373,14 +374,14 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         "transcriber": tags.get("Transcriber"),
         "annotator": tags.get("Annotator"),
         "result": record.result,
-        "computed_result": game.computed_result,
+        "computed_result": ended.result,
         "status": status,
         "error": messages[0] if messages else None,
         "errors": json.dumps(details, ensure_ascii=False) if details else None,
         "turns": last_turn,
         "plies": len(record.plays),
-        "winner": game.winner,
-        "points": game.points if game.winner else None,
+        "winner": ended.winner,
+        "points": ended.points,
         "final_key": final_key,
         "comments": "\n".join(comments) or None,
         "fingerprint": _fingerprint(record),
@@ -391,6 +392,7 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         "line": record.span.line or 1,
         "import_id": import_id,
         "start_key": game.set_position.key() if game.set_position is not None else None,
+        "ending": ended.ending if status != "unreadable" else None,
     }
     return DerivedGame(row, turns, reached, record.index, record.span.line or 1, status, messages)
 

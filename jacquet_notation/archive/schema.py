@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite_utils
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -52,6 +52,8 @@ GAME_COLUMNS: tuple[str, ...] = (
     # version 5: the key of the position a [Position] tag sets (NULL: the rules' start), last
     # so that a migrated archive's games have the columns of a new one, in the same order
     "start_key",
+    # version 6: how the game ended (match.ENDINGS: borne-off, drop, resignation, unfinished)
+    "ending",
 )
 _GAME_TYPES: dict[str, type] = {
     column: int

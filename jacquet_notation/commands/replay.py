@@ -9,6 +9,7 @@ import click
 
 from ..board import render_text
 from ..board_terms import side_name
+from ..match import ending_text, outcome
 from ..notation import read_games
 from ..position import Position
 from ..replay import ReplayedPly, inferred_text
@@ -96,8 +97,8 @@ def replay(
         click.echo(render_text(shown))
     if turn is None:
         echo("")
-        outcome = game.computed_result or "unfinished"
-        echo(f"Result by the rules: {outcome}; as written: {game.record.result or '-'}")
+        written = game.record.result or "-"
+        echo(f"Result by the rules: {ending_text(outcome(game))}; as written: {written}")
     if svg_out:
         with domain_errors():
             Path(svg_out).write_text(board_svg(shown), encoding="utf-8")

@@ -25,10 +25,11 @@ from .parsing import (
 )
 from .writer import TAG_ORDER, write_game, write_games
 
-#: Raised whenever a change makes the reader read some text differently (a fix such as the one
-#: for Python 3.11.2's possessive repetitions): an archive notes :data:`READER` with each import,
-#: so that its games are read again from their texts by the next import (docs/archive.md).
-READER_REVISION = 2
+#: Raised whenever a change makes some text read, replayed or scored differently (2: the fix for
+#: Python 3.11.2's possessive repetitions; 3: every ending scored, the cube's points included):
+#: an archive notes :data:`READER` with each import, so that its games are derived again from
+#: their texts by the next import (docs/archive.md).
+READER_REVISION = 3
 
 #: what the archive's ``imports.reader`` holds for a file read by this reader
 READER = f"jacquet-notation {__version__}, reader {READER_REVISION}"
