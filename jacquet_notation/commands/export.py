@@ -23,6 +23,7 @@ import click
 
 from ..errors import JacquetError, NotationError
 from ..notation import read_games
+from ..numerals import ascii_int
 from ..record import GameRecord
 from ..rules import RULESET_NAMES, Rules
 from ._common import (
@@ -223,12 +224,12 @@ def match_file_name(match: list[GameRecord]) -> str:
     """A match's file name from its identity: ``Ann_Lee-v-Bob-5pt-2024.05.11.mat`` (players,
     length or ``money``, then the date, or else the event or the match's id, where known)."""
     tags = match[0].tags
-    length = tags.get("Match", "")
+    length = ascii_int(tags.get("Match", ""))
     parts = [
         _name_part(tags.get("White", "")) or "white",
         "v",
         _name_part(tags.get("Black", "")) or "black",
-        f"{length}pt" if length.isdigit() else "money",
+        f"{length}pt" if length else "money",
     ]
     for key in ("Date", "EventDate", "Event", "Match_ID"):
         when = _name_part(tags.get(key, ""))
