@@ -127,7 +127,7 @@ def test_folder_without_records_and_missing_file(tmp_path: Path) -> None:
     empty.mkdir()
     (empty / "notes.md").write_text("nothing here")
     result = run("validate", str(empty), str(tmp_path / "missing.jqt"))
-    assert result.returncode == 1
+    assert result.returncode == 2  # the missing file: an I/O error (the empty folder alone is 1)
     assert "Traceback" not in result.stderr
     assert result.stdout.splitlines() == [
         f"{empty}: no record files (.jqt, .jacquet, .txt, .mat) in this folder",

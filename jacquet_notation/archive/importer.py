@@ -52,6 +52,8 @@ class ImportSummary:
     unreadable: int = 0
     skipped_files: int = 0
     unreadable_files: int = 0
+    #: of the unreadable files, those that could not be opened or read (exit 2, not 1)
+    io_errors: int = 0
     new_games: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -97,10 +99,14 @@ class _Importer:
         self.writer_process: WriterProcess | None = None
         self.summary = ImportSummary()
 
-    def unreadable_file(self, path: str, message: str, sha: str | None = None) -> None:
-        """Record a file that could not be read at all (once: re-running adds nothing)."""
+    def unreadable_file(
+        self, path: str, message: str, sha: str | None = None, *, io: bool = True
+    ) -> None:
+        """Record a file that could not be read at all (once: re-running adds nothing);
+        ``io``: it could not be opened or read (an I/O error), not merely empty of records."""
         self.summary.unreadable += 1
         self.summary.unreadable_files += 1
+        self.summary.io_errors += io
         self.summary.errors.append(message)
         with store.write_lock(self.conn, self.path):
             seen = self.conn.execute(
@@ -219,6 +225,7 @@ class _Importer:
                             chunks = []
             except OSError as error:
                 problem = f"{name}: {error.strerror or error}"
+                summary.io_errors += 1
             except JacquetError as error:
                 error.file = error.file or name
                 problem = str(error).splitlines()[0]
@@ -272,7 +279,7 @@ def import_paths(
                         importer.file(entry)
                     else:
                         importer.summary.files += 1
-                        importer.unreadable_file(entry.path, entry.message())
+                        importer.unreadable_file(entry.path, entry.message(), io=entry.io)
         finally:
             importer.close()
         return importer.summary
