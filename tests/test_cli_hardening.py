@@ -143,7 +143,7 @@ def test_a_fifo_in_a_folder_is_reported_and_not_opened(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stdout.splitlines() == [
         f"{tmp_path / 'pipe.jqt'}: a FIFO, not a regular file: not read",
-        "1 games: 1 valid, 0 invalid, 1 unreadable",
+        "1 game: 1 valid, 0 invalid, 1 unreadable",
     ]
 
 
@@ -368,3 +368,30 @@ def test_a_terminal_gets_the_caret(tmp_path: Path) -> None:
     assert process.returncode == 1
     lines = shown.decode().splitlines()
     assert lines[1:3] == ["    1. 6-5: 24/18 24/27", "                     ^"]
+
+
+# --------------------------------------------------------------------------------------------
+# Counts in words
+
+
+def test_a_count_of_one_takes_the_singular_in_every_summary(tmp_path: Path) -> None:
+    good = write(tmp_path / "good.jqt", GOOD)
+    _, out, _ = cli("validate", "-j1", str(good))
+    assert out.splitlines()[-1] == "1 game: 1 valid, 0 invalid, 0 unreadable"
+    _, out, _ = cli("archive", str(tmp_path / "g.db"), str(good))
+    assert out.splitlines()[-1].startswith("1 file: 1 game: 1 valid")
+    _, out, _ = cli("archive", str(tmp_path / "g.db"), "--rebuild")
+    assert out.splitlines()[-1].startswith("rebuilt 1 game: 1 valid")
+    _, _, err = cli("export", "--xml", str(tmp_path / "o.xml"), str(good))
+    assert err.splitlines()[-1].startswith("1 game exported: 1 valid")
+    _, out, _ = cli("validate", "-j1", str(good), str(good))
+    assert out.splitlines()[-1].startswith("2 games: 2 valid")
+
+
+def test_plural_says_one_and_many_and_the_irregular_nouns() -> None:
+    from jacquet_notation.wording import plural
+
+    assert [plural(n, "game") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+    assert plural(1, "ply") == "1 ply" and plural(3, "ply") == "3 plies"
+    assert plural(1, "match") == "1 match" and plural(2, "match") == "2 matches"
+    assert plural(1204, "event", thousands=True) == "1,204 events"

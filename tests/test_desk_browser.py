@@ -82,7 +82,6 @@ def test_an_illegal_fourth_play_is_shown_beside_its_line_within_a_second(page: A
     assert holder.get_attribute("data-key") == game.plies[3].before.key()
 
 
-
 def test_the_caption_names_the_side_white_and_says_why_a_play_is_not_played(page: Any) -> None:
     text = page.locator("#jacquet-desk-text")
     caption = page.locator("#jacquet-desk-caption")
@@ -103,6 +102,7 @@ def test_the_caption_names_the_side_white_and_says_why_a_play_is_not_played(page
     assert caption.inner_text() == (
         "Turn 3, White 6-5: 13/7 13/8 — not played: an earlier play could not be made"
     )
+
 
 def test_clicking_a_legal_play_inserts_it(page: Any) -> None:
     text = page.locator("#jacquet-desk-text")

@@ -23,6 +23,7 @@ from ..errors import JacquetError
 from ..notation import GameChunk, split_games
 from ..rules import Rules
 from ..sources import STDIN, file_sha256, record_files, source_name
+from ..wording import plural
 from . import store
 from .opening import open_archive
 from .rows import derive_batch
@@ -64,7 +65,7 @@ class ImportSummary:
 
     def line(self) -> str:
         """The one-line summary the command prints."""
-        files = f"{self.files} file{'s' if self.files != 1 else ''}"
+        files = plural(self.files, "file")
         extra = []
         if self.skipped_files:
             extra.append(f"{self.skipped_files} already imported")
@@ -73,7 +74,7 @@ class ImportSummary:
         if extra:
             files += f" ({', '.join(extra)})"
         return (
-            f"{files}: {self.games} games: {self.valid} valid, {self.invalid} invalid, "
+            f"{files}: {plural(self.games, 'game')}: {self.valid} valid, {self.invalid} invalid, "
             f"{self.unreadable} unreadable; {self.new_games} new in the archive"
         )
 

@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..rules import RULESET_NAMES, Rules
+from ..wording import plural
 from ._common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -68,7 +69,8 @@ def archive(
         echo(line)
     if rebuild:
         echo(
-            f"rebuilt {summary.games} games: {summary.valid} valid, {summary.invalid} invalid, "
+            f"rebuilt {plural(summary.games, 'game')}: {summary.valid} valid, "
+            f"{summary.invalid} invalid, "
             f"{summary.unreadable} unreadable"
         )
     else:

@@ -21,6 +21,7 @@ from ..errors import JacquetError, NotationError
 from ..notation import read_games
 from ..record import GameRecord
 from ..rules import RULESET_NAMES, Rules
+from ..wording import plural
 from ._common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -156,7 +157,7 @@ def export(
                 html = stack.enter_context(atomic_output(html_out))
                 html.write(xmlio.scoresheet(document))
     echo(
-        f"{counts.games} games exported: {counts.valid} valid, {counts.invalid} invalid, "
+        f"{plural(counts.games, 'game')} exported: {counts.valid} valid, {counts.invalid} invalid, "
         f"{counts.unreadable} unreadable",
         err=True,
     )
@@ -174,12 +175,13 @@ def _export_mat(paths: Sequence[str], encoding: str, target: str) -> None:
                 out.write(text.encode("utf-8"))
     elif len(texts) > 1:
         raise CleanError(
-            f"{target}: the games make {len(texts)} matches: give a folder to write one file each"
+            f"{target}: the games make {plural(len(texts), 'match')}: give a folder to write one "
+            "file each"
         )
     else:
         with atomic_output(target) as out:
             out.write("".join(texts).encode("utf-8"))
-    echo(f"{len(texts)} {'match' if len(texts) == 1 else 'matches'} written", err=True)
+    echo(f"{plural(len(texts), 'match')} written", err=True)
 
 
 @click.command("import-xml")

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import click
 
+from ..wording import plural
 from ._common import CleanError, domain_errors, echo
 
 #: where record files are archived when no --archive is given (the current folder)
@@ -56,15 +57,17 @@ def archive_records(db: str, paths: Sequence[str], encoding: str) -> None:
     with domain_errors():
         summary = import_paths(db, list(paths), encoding=encoding)
     click.echo(
-        f"jacquet: {summary.games} games from {summary.files} files: {summary.valid} valid, "
+        f"jacquet: {plural(summary.games, 'game')} from {plural(summary.files, 'file')}: "
+        f"{summary.valid} valid, "
         f"{summary.invalid} invalid, {summary.unreadable} unreadable"
-        + (f", {summary.skipped_files} files unchanged" if summary.skipped_files else ""),
+        + (f", {plural(summary.skipped_files, 'file')} unchanged" if summary.skipped_files else ""),
         err=True,
     )
     for line in summary.errors[:20]:
         echo(line, err=True)
     if len(summary.errors) > 20:
-        click.echo(f"jacquet: … and {len(summary.errors) - 20} more errors", err=True)
+        more = plural(len(summary.errors) - 20, "more error")
+        click.echo(f"jacquet: … and {more}", err=True)
 
 
 @click.command()

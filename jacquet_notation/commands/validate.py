@@ -9,6 +9,7 @@ import click
 
 from ..rules import RULESET_NAMES, Rules
 from ..validation import GameReport, validate_paths
+from ..wording import plural
 from ._common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -88,7 +89,7 @@ def validate(
                 for line in _lines(report, context=output_format == "text"):
                     echo(line)
     summary = (
-        f"{games} games: {counts['valid']} valid, {counts['invalid']} invalid, "
+        f"{plural(games, 'game')}: {counts['valid']} valid, {counts['invalid']} invalid, "
         f"{counts['unreadable']} unreadable"
     )
     echo(summary, err=as_json)
