@@ -36,10 +36,15 @@ class UnreadablePath:
     A folder without record files, a missing file, a broken symbolic link, a folder that cannot
     be listed, or a special file (a FIFO, a socket, a device): opening a FIFO for reading waits
     for a writer that may never come, so such a path is refused before anything opens it.
+
+    ``io`` is True for a path that could not be opened (an I/O error: every command exits 2)
+    and False for a folder that was listed but holds no record file (read, nothing in it: as a
+    file without games, exit 1); see docs/validate.md, "Paths that cannot be read".
     """
 
     path: str
     reason: str
+    io: bool = True
 
     def message(self) -> str:
         """The one line every command prints for it: ``path: reason``."""
@@ -93,7 +98,7 @@ def record_files(paths: Sequence[str]) -> Iterator[str | UnreadablePath]:
             found = _walk(path)
             if not found:
                 suffixes = ", ".join(RECORD_SUFFIXES)
-                yield UnreadablePath(path, f"no record files ({suffixes}) in this folder")
+                yield UnreadablePath(path, f"no record files ({suffixes}) in this folder", io=False)
             for name, problem in found:
                 yield name if problem is None else UnreadablePath(name, problem)
 

@@ -56,6 +56,9 @@ class GameReport:
     #: the lines a check across games may point at (the score line, the first double), by
     #: their number in the file: kept until :func:`validate_paths` has made those checks
     lines: dict[int, str] | None = None
+    #: a file or path that could not be opened or read (an I/O error, exit 2), as against one
+    #: read that holds no record (exit 1); not part of the JSON, whose status says unreadable
+    io_error: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -166,6 +169,7 @@ def file_report(file: str, error: JacquetError | OSError) -> GameReport:
         status="unreadable",
         errors=[message],
         details=[{"kind": "file", "line": getattr(error, "line", None), "message": message}],
+        io_error=isinstance(error, OSError),
     )
 
 
@@ -178,6 +182,7 @@ def unreadable_report(entry: UnreadablePath) -> GameReport:
         status="unreadable",
         errors=[message],
         details=[{"kind": "file", "line": None, "message": message}],
+        io_error=entry.io,
     )
 
 

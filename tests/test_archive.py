@@ -592,7 +592,7 @@ def test_command_exit_codes_summary_and_no_progress_bar(tmp_path: Path) -> None:
     result = run("archive", str(db), str(good))
     assert result.returncode == 0, result.stderr
     assert (
-        result.stdout == "1 file: 1 games: 1 valid, 0 invalid, 0 unreadable; 1 new in the archive\n"
+        result.stdout == "1 file: 1 game: 1 valid, 0 invalid, 0 unreadable; 1 new in the archive\n"
     )
     assert result.stderr == ""  # no progress bar in a pipe
     result = run("archive", str(db), str(good), str(bad))

@@ -49,6 +49,11 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return paths
 
 
+def _sigint_by_default() -> None:
+    """In the child, before the command starts: SIGINT's default action (end the process)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Import:
     """``jacquet archive DB FILES...`` in a subprocess, its progress bar on a pseudo-terminal."""
 
@@ -61,6 +66,10 @@ class Import:
             stderr=slave,
             env=env,
             start_new_session=True,  # a process group of its own, as a terminal would give it
+            # Ctrl-C as a terminal delivers it, even when this suite runs in the background of a
+            # non-interactive shell, which starts it with SIGINT ignored: a child inherits that,
+            # and the command rightly keeps a disposition its parent chose
+            preexec_fn=_sigint_by_default,
         )
         os.close(slave)
         self.master = master

@@ -129,7 +129,7 @@ def test_a_broken_link_in_a_folder_is_reported_as_unreadable(tmp_path: Path) -> 
     write(tmp_path / "b.jqt", GOOD)
     (tmp_path / "c.jqt").symlink_to(tmp_path / "gone.jqt")
     code, out, _ = cli("validate", "-j1", str(tmp_path))
-    assert code == 1
+    assert code == 2  # an I/O error, once the other files are read
     assert out.splitlines() == [
         f"{tmp_path / 'c.jqt'}: a broken symbolic link (its target does not exist)",
         "2 games: 2 valid, 0 invalid, 1 unreadable",
@@ -140,18 +140,18 @@ def test_a_fifo_in_a_folder_is_reported_and_not_opened(tmp_path: Path) -> None:
     write(tmp_path / "a.jqt", GOOD)
     os.mkfifo(tmp_path / "pipe.jqt")
     result = run("validate", "-j1", str(tmp_path))
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stdout.splitlines() == [
         f"{tmp_path / 'pipe.jqt'}: a FIFO, not a regular file: not read",
-        "1 games: 1 valid, 0 invalid, 1 unreadable",
+        "1 game: 1 valid, 0 invalid, 1 unreadable",
     ]
 
 
 @pytest.mark.parametrize(
     ("command", "code"),
     [
-        (["validate", "-j1"], 1),
-        (["archive", "{db}"], 1),
+        (["validate", "-j1"], 2),
+        (["archive", "{db}"], 2),
         (["fmt"], 2),
         (["fmt", "--write"], 2),
         (["export", "--xml", "{xml}"], 2),
@@ -172,13 +172,66 @@ def test_a_fifo_named_on_the_command_line_does_not_hang(
     assert not (tmp_path / "o.xml").exists()
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["validate", "-j1"],
+        ["archive", "{db}"],
+        ["fmt"],
+        ["export", "--xml", "{xml}"],
+        ["export", "--mat", "{mat}"],
+        ["replay"],
+        ["import-xml"],
+    ],
+)
+def test_a_missing_path_is_an_io_error_exit_2_for_every_command(
+    tmp_path: Path, command: list[str]
+) -> None:
+    args = [
+        a.format(db=tmp_path / "g.db", xml=tmp_path / "o.xml", mat=tmp_path / "o.mat")
+        for a in command
+    ]
+    missing = tmp_path / "nosuchfile.jqt"
+    result = run(*args, str(missing))
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{missing}: No such file or directory" in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "o.xml").exists() and not (tmp_path / "o.mat").exists()
+
+
+def test_validate_and_archive_read_the_other_files_then_exit_2(tmp_path: Path) -> None:
+    good = write(tmp_path / "good.jqt", GOOD)
+    missing = tmp_path / "nosuchfile.jqt"
+    code, out, _ = cli("validate", "-j1", str(good), str(missing))
+    assert code == 2
+    assert out.splitlines() == [
+        f"{missing}: No such file or directory",
+        "1 game: 1 valid, 0 invalid, 1 unreadable",
+    ]
+    code, out, _ = cli("archive", str(tmp_path / "g.db"), str(good), str(missing))
+    assert code == 2
+    assert out.splitlines()[-1].endswith("1 new in the archive")
+
+
+def test_a_file_read_that_holds_no_record_is_exit_1_not_2(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.jqt"
+    binary.write_bytes(b"\x00\x01\x02 not text")
+    empty = write(tmp_path / "empty.jqt", "")
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    write(folder / "notes.md", "no records here")
+    for path in (binary, empty, folder):
+        assert cli("validate", "-j1", str(path))[0] == 1, path
+        assert cli("archive", str(tmp_path / "g.db"), str(path))[0] == 1, path
+
+
 def test_archive_counts_a_broken_link_as_unreadable(tmp_path: Path) -> None:
     folder = tmp_path / "records"
     folder.mkdir()
     write(folder / "a.jqt", GOOD)
     (folder / "b.jqt").symlink_to(folder / "gone.jqt")
     code, out, _ = cli("archive", str(tmp_path / "g.db"), str(folder))
-    assert code == 1
+    assert code == 2
     assert f"{folder / 'b.jqt'}: a broken symbolic link (its target does not exist)" in out
     assert "1 unreadable" in out.splitlines()[-1]
 
@@ -315,3 +368,30 @@ def test_a_terminal_gets_the_caret(tmp_path: Path) -> None:
     assert process.returncode == 1
     lines = shown.decode().splitlines()
     assert lines[1:3] == ["    1. 6-5: 24/18 24/27", "                     ^"]
+
+
+# --------------------------------------------------------------------------------------------
+# Counts in words
+
+
+def test_a_count_of_one_takes_the_singular_in_every_summary(tmp_path: Path) -> None:
+    good = write(tmp_path / "good.jqt", GOOD)
+    _, out, _ = cli("validate", "-j1", str(good))
+    assert out.splitlines()[-1] == "1 game: 1 valid, 0 invalid, 0 unreadable"
+    _, out, _ = cli("archive", str(tmp_path / "g.db"), str(good))
+    assert out.splitlines()[-1].startswith("1 file: 1 game: 1 valid")
+    _, out, _ = cli("archive", str(tmp_path / "g.db"), "--rebuild")
+    assert out.splitlines()[-1].startswith("rebuilt 1 game: 1 valid")
+    _, _, err = cli("export", "--xml", str(tmp_path / "o.xml"), str(good))
+    assert err.splitlines()[-1].startswith("1 game exported: 1 valid")
+    _, out, _ = cli("validate", "-j1", str(good), str(good))
+    assert out.splitlines()[-1].startswith("2 games: 2 valid")
+
+
+def test_plural_says_one_and_many_and_the_irregular_nouns() -> None:
+    from jacquet_notation.wording import plural
+
+    assert [plural(n, "game") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+    assert plural(1, "ply") == "1 ply" and plural(3, "ply") == "3 plies"
+    assert plural(1, "match") == "1 match" and plural(2, "match") == "2 matches"
+    assert plural(1204, "event", thousands=True) == "1,204 events"

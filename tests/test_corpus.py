@@ -58,7 +58,7 @@ def test_broken_record_fails_with_its_message(
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert lines[0] == message
-    assert lines[-1].startswith("1 games: 0 valid")
+    assert lines[-1].startswith("1 game: 0 valid")
 
 
 def test_corpus_plays_agree_with_the_reference_generator() -> None:

@@ -23,6 +23,7 @@ from helpers import (
     as_version_1,
     build_archive,
     corpus_archive,
+    fetch,
     free_port,
     generated,
     jacquet_command,
@@ -671,3 +672,18 @@ def test_plays_kept_get_a_longer_time_limit_and_are_interrupted_past_it(
     with pytest.raises(QueryInterrupted):
         asyncio.run(datasette_plugin._plays_from(db, key, 700))
     assert not datasette_plugin._PLAYS_CACHE
+
+
+def test_the_home_page_says_one_of_each_in_the_singular(tmp_path: Path) -> None:
+    record = tmp_path / "one.jqt"
+    record.write_text(
+        '[Event "Club"]\n[Source "Book"]\n[White "Ann"]\n[Black "Ann"]\n\n1. 6-5: 24/13 *\n',
+        encoding="utf-8",
+    )
+    with serving([str(record)], tmp_path) as server:
+        status, text = fetch(f"{server}/")
+    assert status == 200
+    home = html.fromstring(text)
+    headings = [h.text_content().strip() for h in home.iter("h3")]
+    assert "1 player" in headings and "1 event" in headings and "1 source" in headings
+    assert "1 ply" in home.text_content() and "1 plies" not in home.text_content()

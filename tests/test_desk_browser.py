@@ -82,6 +82,28 @@ def test_an_illegal_fourth_play_is_shown_beside_its_line_within_a_second(page: A
     assert holder.get_attribute("data-key") == game.plies[3].before.key()
 
 
+def test_the_caption_names_the_side_white_and_says_why_a_play_is_not_played(page: Any) -> None:
+    text = page.locator("#jacquet-desk-text")
+    caption = page.locator("#jacquet-desk-caption")
+    # the cursor on a legal play: the side as the project writes it
+    text.fill(TAGS + "1. 6-5: 24/13 6-1: 24/17\n2. 4-3: 24/20 24/21")
+    page.wait_for_function(
+        "() => document.querySelector('#jacquet-desk-caption').textContent.startsWith('Turn 2')",
+        timeout=5000,
+    )
+    assert caption.inner_text().startswith("Turn 2, White 4-3")
+    # the cursor on a play after an illegal one: not played, and the reason is a sentence
+    lines = record_lines()
+    text.fill("\n".join([*lines, "3. 6-5: 13/7 13/8"]))
+    page.wait_for_function(
+        "() => document.querySelector('#jacquet-desk-caption').textContent.startsWith('Turn 3')",
+        timeout=5000,
+    )
+    assert caption.inner_text() == (
+        "Turn 3, White 6-5: 13/7 13/8 — not played: an earlier play could not be made"
+    )
+
+
 def test_clicking_a_legal_play_inserts_it(page: Any) -> None:
     text = page.locator("#jacquet-desk-text")
     text.fill("")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -92,3 +94,20 @@ def test_replay_names_cube_actions_and_unknown_plays() -> None:
     studio = CORPUS / "valid" / "backgammon-mat" / "studio-solnze-lasse.txt"
     said = runner.invoke(main, ["replay", str(studio), "--game", "2"]).output
     assert "31... Black 6-1: unknown (the record does not give the play)\n" in said
+
+
+def test_replay_of_a_file_with_no_record_says_so_and_writes_nothing(tmp_path: Path) -> None:
+    notes = tmp_path / "LICENSE.md"
+    notes.write_text("MIT License\n\nPermission is hereby granted, free of charge\n")
+    svg = tmp_path / "out.svg"
+    result = subprocess.run(
+        [sys.executable, "-m", "jacquet_notation", "replay", str(notes), "--svg", str(svg)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""  # no start board, no "Result by the rules"
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"{notes}:1:1: expected a tag")
+    assert not svg.exists()

@@ -6,13 +6,18 @@ import asyncio
 import gc
 import http.client
 import socket
+import sqlite3
+import subprocess
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import uvicorn
+from helpers import as_version_1, free_port, jacquet_command, stop
 
+from jacquet_notation.archive import import_paths
 from jacquet_notation.browse import accept as _uvicorn
 from jacquet_notation.browse.accept import (
     LOOP,
@@ -22,6 +27,9 @@ from jacquet_notation.browse.accept import (
     set_nodelay,
 )
 from jacquet_notation.browse.server import FrozenAfterFirstRequest
+
+#: one legal game
+GAME = '[Event "x"]\n\n1. 6-5: 24/13 4-3: 24/17 *\n'
 
 
 def _nodelay(sock: Any) -> int:
@@ -239,3 +247,89 @@ def test_uvicorn_makes_its_loop_from_the_name_given() -> None:
         assert isinstance(loop, FairAcceptLoop)
     finally:
         loop.close()
+
+
+# -- the port, bound before anything is claimed ---------------------------------------------------
+
+
+def _serve(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``jacquet serve ARGS`` as a real process, in ``cwd``; one that would serve is stopped by
+    the timeout, which the caller's assertions then report."""
+    return subprocess.run(
+        [*jacquet_command(), "serve", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_port_already_taken_is_one_line_exit_2_and_nothing_imported(
+    tmp_path: Path, listener: socket.socket, workers: str
+) -> None:
+    record = tmp_path / "game.jqt"
+    record.write_text(GAME, encoding="utf-8")
+    port = str(listener.getsockname()[1])
+    result = _serve([str(record), "--port", port, "--workers", workers], tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines() == [f"jacquet: 127.0.0.1:{port}: Address already in use"]
+    assert "serving on" not in result.stdout + result.stderr
+    assert list(tmp_path.iterdir()) == [record]  # no ./jacquet-archive.db
+
+
+def test_a_taken_port_leaves_an_old_archive_unmigrated(
+    tmp_path: Path, listener: socket.socket
+) -> None:
+    record = tmp_path / "game.jqt"
+    record.write_text(GAME, encoding="utf-8")
+    archive = tmp_path / "new.db"
+    import_paths(archive, [str(record)])
+    db = tmp_path / "games.db"
+    as_version_1(archive, db)
+    before = db.read_bytes()
+    port = str(listener.getsockname()[1])
+    result = _serve([str(db), "--port", port], tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines() == [f"jacquet: 127.0.0.1:{port}: Address already in use"]
+    assert db.read_bytes() == before
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("pragma user_version").fetchone() == (1,)
+
+
+@pytest.mark.parametrize("name", ["fake.db", "fake.sqlite", "fake.SQLITE3", "empty.db"])
+def test_a_file_named_like_an_archive_that_is_not_sqlite_is_refused(
+    tmp_path: Path, name: str
+) -> None:
+    fake = tmp_path / name
+    fake.write_text("" if name.startswith("empty") else GAME, encoding="utf-8")
+    result = _serve([str(fake), "--port", str(free_port())], tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines() == [
+        f"jacquet: {fake}: not a SQLite file, so not an archive to serve"
+    ]
+    assert list(tmp_path.iterdir()) == [fake]
+
+
+def test_the_serving_line_comes_once_the_port_listens(tmp_path: Path) -> None:
+    record = tmp_path / "game.jqt"
+    record.write_text(GAME, encoding="utf-8")
+    port = free_port()
+    process = subprocess.Popen(
+        [*jacquet_command(), "serve", str(record), "--port", str(port), "--workers", "1"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if "serving on" in line:
+                break
+        assert line.strip() == f"jacquet: serving on http://127.0.0.1:{port}/"
+        # the port takes a connection as soon as the line is out
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    finally:
+        stop(process)  # type: ignore[arg-type]

@@ -79,17 +79,17 @@ def test_parallel_results_keep_input_order(tmp_path: Path) -> None:
 def test_stdin() -> None:
     result = run("validate", "-", input=GOOD.encode())
     assert result.returncode == 0
-    assert result.stdout.strip() == "1 games: 1 valid, 0 invalid, 0 unreadable"
+    assert result.stdout.strip() == "1 game: 1 valid, 0 invalid, 0 unreadable"
 
 
 @pytest.mark.parametrize(
     ("content", "expected", "summary"),
     [
-        (b"", "no game records in this file", "1 games: 1 valid"),
+        (b"", "no game records in this file", "1 game: 1 valid"),
         (
             b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
             "not a text file: a NUL byte at",
-            "1 games: 1 valid",
+            "1 game: 1 valid",
         ),
         (
             '[Event "Caf\u00e9"]\n1. 6-5: 24/13 *\n'.encode("latin-1"),
@@ -127,7 +127,7 @@ def test_folder_without_records_and_missing_file(tmp_path: Path) -> None:
     empty.mkdir()
     (empty / "notes.md").write_text("nothing here")
     result = run("validate", str(empty), str(tmp_path / "missing.jqt"))
-    assert result.returncode == 1
+    assert result.returncode == 2  # the missing file: an I/O error (the empty folder alone is 1)
     assert "Traceback" not in result.stderr
     assert result.stdout.splitlines() == [
         f"{empty}: no record files (.jqt, .jacquet, .txt, .mat) in this folder",
@@ -156,7 +156,7 @@ def test_a_huge_single_line_is_refused_clearly(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"{path}:1:") and "is longer than" in lines[0]
-    assert lines[-1] == "1 games: 1 valid, 0 invalid, 1 unreadable"
+    assert lines[-1] == "1 game: 1 valid, 0 invalid, 1 unreadable"
 
 
 def test_usage_error_exit_code() -> None:

@@ -23,6 +23,7 @@ from ..errors import JacquetError
 from ..notation import GameChunk, split_games
 from ..rules import Rules
 from ..sources import STDIN, file_sha256, record_files, source_name
+from ..wording import plural
 from . import store
 from .opening import open_archive
 from .rows import derive_batch
@@ -52,6 +53,8 @@ class ImportSummary:
     unreadable: int = 0
     skipped_files: int = 0
     unreadable_files: int = 0
+    #: of the unreadable files, those that could not be opened or read (exit 2, not 1)
+    io_errors: int = 0
     new_games: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -62,7 +65,7 @@ class ImportSummary:
 
     def line(self) -> str:
         """The one-line summary the command prints."""
-        files = f"{self.files} file{'s' if self.files != 1 else ''}"
+        files = plural(self.files, "file")
         extra = []
         if self.skipped_files:
             extra.append(f"{self.skipped_files} already imported")
@@ -71,7 +74,7 @@ class ImportSummary:
         if extra:
             files += f" ({', '.join(extra)})"
         return (
-            f"{files}: {self.games} games: {self.valid} valid, {self.invalid} invalid, "
+            f"{files}: {plural(self.games, 'game')}: {self.valid} valid, {self.invalid} invalid, "
             f"{self.unreadable} unreadable; {self.new_games} new in the archive"
         )
 
@@ -97,10 +100,14 @@ class _Importer:
         self.writer_process: WriterProcess | None = None
         self.summary = ImportSummary()
 
-    def unreadable_file(self, path: str, message: str, sha: str | None = None) -> None:
-        """Record a file that could not be read at all (once: re-running adds nothing)."""
+    def unreadable_file(
+        self, path: str, message: str, sha: str | None = None, *, io: bool = True
+    ) -> None:
+        """Record a file that could not be read at all (once: re-running adds nothing);
+        ``io``: it could not be opened or read (an I/O error), not merely empty of records."""
         self.summary.unreadable += 1
         self.summary.unreadable_files += 1
+        self.summary.io_errors += io
         self.summary.errors.append(message)
         with store.write_lock(self.conn, self.path):
             seen = self.conn.execute(
@@ -219,6 +226,7 @@ class _Importer:
                             chunks = []
             except OSError as error:
                 problem = f"{name}: {error.strerror or error}"
+                summary.io_errors += 1
             except JacquetError as error:
                 error.file = error.file or name
                 problem = str(error).splitlines()[0]
@@ -286,7 +294,7 @@ def import_paths(
                         importer.file(entry)
                     else:
                         importer.summary.files += 1
-                        importer.unreadable_file(entry.path, entry.message())
+                        importer.unreadable_file(entry.path, entry.message(), io=entry.io)
         finally:
             importer.close()
         return importer.summary

@@ -22,6 +22,7 @@ from .hooks import (
     extra_css_urls,
     handle_exception,
     prepare_connection,
+    prepare_jinja2_environment,
     register_routes,
     render_cell,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "extra_css_urls",
     "handle_exception",
     "prepare_connection",
+    "prepare_jinja2_environment",
     "register_routes",
     "render_cell",
 ]

@@ -12,6 +12,7 @@ from typing import Any
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
+from ..wording import plural
 from .pages import PAGE_ROWS, _archive, _footer, _one_row, _page, _page_links, _row_id, _rows
 from .urls import event_url, game_url, optional_url, player_url, source_url
 
@@ -54,10 +55,7 @@ def _cells_html(row: dict[str, Any], players: list[dict[str, Any]]) -> Markup:
         classes = "jacquet-cell-points self" if own else "jacquet-cell-points"
         if cell:
             games = cell["games"]
-            title = (
-                f"{row['name']} v {col['name']}: {games} game{'' if games == 1 else 's'}, "
-                f"{cell['wins']} won"
-            )
+            title = f"{row['name']} v {col['name']}: {plural(games, 'game')}, {cell['wins']} won"
             cells.append(
                 f'<td class="{classes}" title="{escape(title)}">'
                 f"{escape(cell['points'])}<small>/{escape(games)}</small></td>"

@@ -16,6 +16,7 @@ from datasette.views.base import DatasetteError
 from markupsafe import Markup, escape
 
 from ..position import KEY_CHARACTER_CLASS, Position
+from ..wording import plural
 from .collections import event_view, source_view
 from .desk import CHECK_PATH, DESK_PATH, check_view, desk_view
 from .drawing import CELL_WIDTH, diagram, is_key
@@ -239,3 +240,10 @@ def register_routes() -> list[tuple[str, Any]]:
         (rf"^{DESK_PATH}$", desk_view),
         (rf"^{CHECK_PATH}$", check_view),
     ]
+
+
+@hookimpl
+def prepare_jinja2_environment(env: Any, datasette: Any) -> None:
+    """The ``plural`` filter (``{{ n|plural("game") }}``: 1 game, 2 games) for the plugin's
+    templates, so that a page says a count as the commands do (:mod:`jacquet_notation.wording`)."""
+    env.filters["plural"] = plural

@@ -8,10 +8,12 @@ does, in one process or several (each built again by :func:`worker_app`), taking
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
 import secrets
+import socket
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -181,29 +183,49 @@ def prepare(db: str, time_limit_ms: int | None = None) -> Any:
     return datasette
 
 
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket of ``jacquet serve``, bound and listening before anything is
+    imported, migrated or announced: a port already taken is then an ``OSError`` here, while
+    nothing has been claimed or written (uvicorn binding it itself would log the error after
+    "serving on" was printed, and exit 3). Options as uvicorn's own binding sets them."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)  # uvicorn's default backlog; asyncio listens again, harmlessly
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)  # for the server processes, when there are several
+    return sock
+
+
 def run(
-    datasette: Any, db: str, *, time_limit_ms: int | None, host: str, port: int, workers: int
+    datasette: Any,
+    db: str,
+    *,
+    time_limit_ms: int | None,
+    sock: socket.socket,
+    workers: int,
 ) -> None:
     """Serve ``datasette`` (from :func:`prepare`) under uvicorn until stopped.
 
     Datasette renders pages in Python on one thread, so one process uses one core; with more
     workers, uvicorn starts that many processes sharing the port, each a read-only reader of
     the archive's write-ahead log (an import may write meanwhile), each building its own
-    Datasette for ``db`` (:func:`worker_app`).
+    Datasette for ``db`` (:func:`worker_app`). ``sock`` is the socket :func:`bind` bound.
     """
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
     from .accept import LOOP, PROTOCOL
 
-    server: dict[str, Any] = {
-        "host": host,
-        "port": port,
-        "http": PROTOCOL,
-        "log_level": "warning",
-        "lifespan": "on",
-    }
+    server: dict[str, Any] = {"http": PROTOCOL, "log_level": "warning", "lifespan": "on"}
     if workers == 1:
-        uvicorn.run(FrozenAfterFirstRequest(datasette.app()), **server)
+        config = uvicorn.Config(FrozenAfterFirstRequest(datasette.app()), **server)
+        with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run: Ctrl-C ends quietly
+            uvicorn.Server(config).run(sockets=[sock])
         return
     # one signing secret for every process: a CSRF token is then good whichever process
     # answers the page and whichever the POST (the transcriber's desk, browse/desk.py)
@@ -214,4 +236,8 @@ def run(
             "secret": secrets.token_hex(32),
         }
     )
-    uvicorn.run(f"{__name__}:worker_app", factory=True, workers=workers, loop=LOOP, **server)
+    config = uvicorn.Config(
+        f"{__name__}:worker_app", factory=True, workers=workers, loop=LOOP, **server
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        Multiprocess(config, sockets=[sock]).run()

@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from ..errors import JacquetError
+from ..wording import plural
 
 #: exit codes shared by every command
 EXIT_OK = 0
@@ -118,7 +119,7 @@ def game_progress(label: str) -> Iterator[Callable[[int], None] | None]:
         _unknown_length(),
         label=label,
         file=sys.stderr,
-        item_show_func=lambda games: f"{games} games" if games is not None else None,
+        item_show_func=lambda games: plural(games, "game") if games is not None else None,
     )
     done = 0
 

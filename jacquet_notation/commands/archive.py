@@ -8,7 +8,16 @@ import sys
 import click
 
 from ..rules import RULESET_NAMES, Rules
-from ._common import EXIT_INVALID, EXIT_OK, CleanError, domain_errors, echo, game_progress
+from ..wording import plural
+from ._common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    CleanError,
+    domain_errors,
+    echo,
+    game_progress,
+)
 
 
 @click.command()
@@ -27,8 +36,8 @@ def archive(
     DB is a SQLite file, created if missing. Every game is kept, valid or not; a file already
     imported (same sha256) is skipped. One transaction per file: an interrupted import leaves
     a consistent archive, and running it again completes it. Prints each error, then a summary.
-    Exit 0 when every game is valid, 1 when any is invalid or unreadable, 2 for a usage error or
-    an unusable archive.
+    Exit 0 when every game is valid, 1 when any is invalid or unreadable, 2 for a usage error,
+    a path that cannot be read (the other files are still imported) or an unusable archive.
 
     \b
     Example:
@@ -60,9 +69,10 @@ def archive(
         echo(line)
     if rebuild:
         echo(
-            f"rebuilt {summary.games} games: {summary.valid} valid, {summary.invalid} invalid, "
+            f"rebuilt {plural(summary.games, 'game')}: {summary.valid} valid, "
+            f"{summary.invalid} invalid, "
             f"{summary.unreadable} unreadable"
         )
     else:
         echo(summary.line())
-    sys.exit(EXIT_OK if summary.ok else EXIT_INVALID)
+    sys.exit(EXIT_USAGE if summary.io_errors else EXIT_OK if summary.ok else EXIT_INVALID)

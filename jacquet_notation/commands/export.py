@@ -26,6 +26,7 @@ from ..notation import read_games
 from ..numerals import ascii_int
 from ..record import GameRecord
 from ..rules import RULESET_NAMES, Rules
+from ..wording import plural
 from ._common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -163,7 +164,7 @@ def export(
                 html = stack.enter_context(atomic_output(html_out))
                 html.write(xmlio.scoresheet(document))
     echo(
-        f"{counts.games} games exported: {counts.valid} valid, {counts.invalid} invalid, "
+        f"{plural(counts.games, 'game')} exported: {counts.valid} valid, {counts.invalid} invalid, "
         f"{counts.unreadable} unreadable",
         err=True,
     )
@@ -200,13 +201,15 @@ def _export_mat(paths: Sequence[str], encoding: str, target: str) -> int:
                 out.write(text.encode("utf-8"))
     elif len(texts) > 1:
         raise CleanError(
-            f"{target}: the games make {len(texts)} matches: give a folder to write one file each"
+            f"{target}: the games make {plural(len(texts), 'match')}: give a folder to write one "
+            "file each"
         )
     else:
         with atomic_output(target) as out:
             out.write("".join(texts).encode("utf-8"))
-    written = f"{len(texts)} {'match' if len(texts) == 1 else 'matches'} written"
-    echo(written + (f", {invalid} invalid games among them" if invalid else ""), err=True)
+    written = f"{plural(len(texts), 'match')} written"
+    among = f", {plural(invalid, 'invalid game')} among them" if invalid else ""
+    echo(written + among, err=True)
     return EXIT_INVALID if invalid else EXIT_OK
 
 

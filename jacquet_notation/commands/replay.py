@@ -76,6 +76,13 @@ def replay(
                 break
         else:
             raise CleanError(f"{file}: has no game {number}")
+    if record.errors:
+        # a game that cannot be read (validate's "unreadable": a text with no record, a syntax
+        # error) has no board to show: its errors, exit 1, no start board, no SVG written
+        for unread in record.errors:
+            echo(str(unread).splitlines()[0], err=True)
+        sys.exit(EXIT_INVALID)
+    with domain_errors():
         game = replay_game(record, rules)
     shown: Position = game.plies[0].before if game.plies else game.final
     if turn is None or turn == 0:

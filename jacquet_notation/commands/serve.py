@@ -10,12 +10,16 @@ from collections.abc import Sequence
 
 import click
 
+from ..wording import plural
 from ._common import CleanError, domain_errors, echo
 
 #: where record files are archived when no --archive is given (the current folder)
 DEFAULT_ARCHIVE = "jacquet-archive.db"
 #: Datasette's default port
 DEFAULT_PORT = 8001
+#: the endings of a path ``serve`` takes for an archive: such a file that is not SQLite is
+#: refused, not imported as records into ./jacquet-archive.db
+ARCHIVE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 #: the longest any SQL may run, canned or typed in (Datasette's own default)
 DEFAULT_TIME_LIMIT_MS = 1000
 
@@ -53,15 +57,17 @@ def archive_records(db: str, paths: Sequence[str], encoding: str) -> None:
     with domain_errors():
         summary = import_paths(db, list(paths), encoding=encoding)
     click.echo(
-        f"jacquet: {summary.games} games from {summary.files} files: {summary.valid} valid, "
+        f"jacquet: {plural(summary.games, 'game')} from {plural(summary.files, 'file')}: "
+        f"{summary.valid} valid, "
         f"{summary.invalid} invalid, {summary.unreadable} unreadable"
-        + (f", {summary.skipped_files} files unchanged" if summary.skipped_files else ""),
+        + (f", {plural(summary.skipped_files, 'file')} unchanged" if summary.skipped_files else ""),
         err=True,
     )
     for line in summary.errors[:20]:
         echo(line, err=True)
     if len(summary.errors) > 20:
-        click.echo(f"jacquet: … and {len(summary.errors) - 20} more errors", err=True)
+        more = plural(len(summary.errors) - 20, "more error")
+        click.echo(f"jacquet: … and {more}", err=True)
 
 
 @click.command()
@@ -133,6 +139,16 @@ def serve(
     for path in paths:
         if not os.path.exists(path):
             raise CleanError(f"{path}: no such file or folder")
+        if path not in archives and path.lower().endswith(ARCHIVE_SUFFIXES):
+            raise CleanError(f"{path}: not a SQLite file, so not an archive to serve")
+    from ..browse import server
+
+    sock = None
+    if not metadata_json:
+        try:
+            sock = server.bind(host, port)
+        except OSError as error:
+            raise CleanError(f"{host}:{port}: {error.strerror or error}") from error
     if archives:
         db = archives[0]
         if not metadata_json:
@@ -148,8 +164,7 @@ def serve(
 
         click.echo(json.dumps(archive_metadata(database_name(db)), indent=2, ensure_ascii=False))
         return
-    from ..browse import server
-
+    assert sock is not None
     with domain_errors():
         try:
             server.table_counts(
@@ -169,4 +184,4 @@ def serve(
         err=True,
     )
     sys.stderr.flush()
-    server.run(datasette, db, time_limit_ms=time_limit_ms, host=host, port=port, workers=workers)
+    server.run(datasette, db, time_limit_ms=time_limit_ms, sock=sock, workers=workers)

@@ -9,9 +9,11 @@ import click
 
 from ..rules import RULESET_NAMES, Rules
 from ..validation import GameReport, validate_paths
+from ..wording import plural
 from ._common import (
     EXIT_INVALID,
     EXIT_OK,
+    EXIT_USAGE,
     CleanError,
     domain_errors,
     echo,
@@ -52,7 +54,7 @@ def validate(
 
     One line per error (on a terminal, or with --format text, followed by the line of the
     record and a caret under the column), then a summary. Exit 0 when every game is valid, 1
-    when any is invalid or unreadable, 2 for a usage error.
+    when any is invalid or unreadable, 2 for a usage error or a path that cannot be read.
 
     \b
     Example:
@@ -69,12 +71,14 @@ def validate(
         rules = Rules.named(ruleset) if ruleset else None
     counts = {"valid": 0, "invalid": 0, "unreadable": 0}
     games = 0
+    io_errors = 0
     reports = validate_paths(
         list(paths), rules, jobs=jobs or os.cpu_count() or 1, encoding=encoding
     )
     with domain_errors(), game_progress("validating") as progress:
         for report in reports:
             counts[report.status] += 1
+            io_errors += report.io_error
             if report.index:
                 games += 1
                 if progress is not None:
@@ -85,12 +89,12 @@ def validate(
                 for line in _lines(report, context=output_format == "text"):
                     echo(line)
     summary = (
-        f"{games} games: {counts['valid']} valid, {counts['invalid']} invalid, "
+        f"{plural(games, 'game')}: {counts['valid']} valid, {counts['invalid']} invalid, "
         f"{counts['unreadable']} unreadable"
     )
     echo(summary, err=as_json)
     bad = counts["invalid"] + counts["unreadable"]
-    sys.exit(EXIT_INVALID if bad else EXIT_OK)
+    sys.exit(EXIT_USAGE if io_errors else EXIT_INVALID if bad else EXIT_OK)
 
 
 def _lines(report: GameReport, *, context: bool) -> list[str]:

@@ -123,8 +123,10 @@
     answer.plies.forEach(function (each) { if (each.index === at) { ply = each; } });
     if (ply) {
       drawBoard(board, ply.board);
-      caption.textContent = "Turn " + ply.turn + ", " + ply.side + " " + ply.text +
-        (ply.played ? "" : " — not played: " + (ply.error || "an earlier play could not be"));
+      // the side capitalised as the project names it (board_terms.side_name: White, Black)
+      var side = ply.side.charAt(0).toUpperCase() + ply.side.slice(1);
+      caption.textContent = "Turn " + ply.turn + ", " + side + " " + ply.text +
+        (ply.played ? "" : " — not played: " + (ply.error || "an earlier play could not be made"));
       board.setAttribute("data-key", ply.key);
     } else {
       drawBoard(board, answer.start_board);
