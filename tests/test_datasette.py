@@ -684,6 +684,8 @@ def test_the_home_page_says_one_of_each_in_the_singular(tmp_path: Path) -> None:
         status, text = fetch(f"{server}/")
     assert status == 200
     home = html.fromstring(text)
-    headings = [h.text_content().strip() for h in home.iter("h3")]
+    headings = [
+        h.text_content().strip() for h in home.iter("h3") if isinstance(h, html.HtmlElement)
+    ]
     assert "1 player" in headings and "1 event" in headings and "1 source" in headings
     assert "1 ply" in home.text_content() and "1 plies" not in home.text_content()
