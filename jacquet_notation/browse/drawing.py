@@ -49,9 +49,11 @@ def diagram(
 
 def moved_points(before_key: str, after: Position) -> dict[int, str]:
     """The points (White's numbering) the mover of ``before_key`` left (``from``) and reached
-    (``to``) on the way to ``after``. Read from the two positions rather than the play's text,
-    so that any spelling of a play (``24/13`` or ``24/18 18/13``) marks the same men; a point
-    a man passed over is not marked. Nothing when ``before_key`` is no position or no play."""
+    (``to``) on the way to ``after``, each point mapped through the position's direction (in
+    backgammon Black's p is White's 25 - p, in Jacquet p ± 12). Read from the two positions
+    rather than the play's text, so that any spelling of a play (``24/13`` or ``24/18 18/13``)
+    marks the same men; a point a man passed over is not marked. Nothing when ``before_key`` is
+    no position or no play."""
     if len(before_key) > 32:
         return {}
     try:
@@ -64,7 +66,8 @@ def moved_points(before_key: str, after: Position) -> dict[int, str]:
     for point in set(was) | set(now):
         change = now.get(point, 0) - was.get(point, 0)
         if change:
-            marks[Position.to_absolute(mover, point)] = "to" if change > 0 else "from"
+            where = Position.to_absolute(mover, point, after.direction)
+            marks[where] = "to" if change > 0 else "from"
     return marks
 
 

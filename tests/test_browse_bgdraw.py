@@ -1,0 +1,224 @@
+"""Backgammon drawn right, and the pages a newcomer found rough (issue "Matches, whole", items 6
+and 7): the points a play moved outlined through the position's direction (game page, desk),
+a legend per ruleset, the roll said once on a match's score sheet, the games list and the other
+lists linking games by their players, one spelling of a name, the home page titled by content.
+
+``jacquet serve`` on a real archive of generated Jacquet games and real backgammon match files
+(../shared/data/backgammon-mat); plain HTTP and lxml where the HTML is tested, Chromium where
+the page's script is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from http.cookiejar import CookieJar
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import corpus_archive, query
+from lxml import html
+
+from jacquet_notation.browse import desk
+from jacquet_notation.position import Position
+
+#: the shared real match files beside the checkout (../shared/data/backgammon-mat), or beside
+#: the folder of worktrees that holds it (../../shared/...)
+SHARED = next(
+    (
+        folder / "shared" / "data" / "backgammon-mat"
+        for folder in Path(__file__).resolve().parents[1:4]
+        if (folder / "shared" / "data" / "backgammon-mat").is_dir()
+    ),
+    Path("/nonexistent"),
+)
+#: Backgammon Studio's dialect; its game 3 has Black's ``41: bar/21 4/3*`` at ply 10
+STUDIO = SHARED / "Llabba" / "Llabba - Bigeagle32 9pt Backgammon Studio 2023_09_21 12_05_50.txt"
+#: Galaxy's dialect, a player written "lasse"
+GALAXY = SHARED / "lasse" / "match2516058.txt"
+#: Studio again, the same player written "Lasse"
+STUDIO_LASSE = SHARED / "lasse" / "Magic - Lasse 5pt Backgammon Studio 2024_04_22 19_06_30.txt"
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not STUDIO.is_file(), reason="no ../shared/data/backgammon-mat"),
+]
+
+#: Black's bar/21 4/3* in White's numbering (the drawing's): from 21 (Black's 4), to 22 (Black's
+#: 3) and 4 (Black's 21); the bar is not a point
+BAR_21_4_3 = {21: "from", 22: "to", 4: "to"}
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return corpus_archive(
+        tmp_path_factory.mktemp("bgdraw"), games=4, extra=[STUDIO, GALAXY, STUDIO_LASSE]
+    )
+
+
+def get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return str(response.read().decode())
+
+
+def svg_marks(root: Any) -> dict[int, str]:
+    """The outlined points of the first board in ``root`` (an lxml tree): point -> from | to."""
+    found: dict[int, str] = {}
+    for outline in root.xpath("(//svg)[1]//polygon[contains(@class, 'moved')]"):
+        kind = "from" if "from" in outline.get("class").split() else "to"
+        found[int(outline.get("data-point"))] = kind
+    return found
+
+
+def studio_game_3(archive: Path) -> str:
+    (row,) = query(
+        archive,
+        "select g.id from games g join turns t on t.game_id = g.id "
+        "where t.ply = 10 and t.written = '41: bar/21 4/3*'",
+    )
+    return str(row["id"])
+
+
+def expected_marks(archive: Path, game_id: str, ply: int) -> dict[int, str]:
+    """The marks a ply should carry, from its steps as replayed (not from the positions the
+    drawing compares), in White's numbering under the game's direction."""
+    (turn,) = query(
+        archive,
+        "select t.side, t.steps, json_extract(g.options, '$.direction') as direction "
+        "from turns t join games g on g.id = t.game_id where t.game_id = ? and t.ply = ?",
+        [game_id, ply],
+    )
+    left: dict[int, int] = {}
+    for step in (turn["steps"] or "").split():
+        start, end = (part.rstrip("*") for part in step.split("/"))
+        for point, change in ((start, -1), (end, 1)):
+            if point.isdigit() and 1 <= int(point) <= 24:
+                left[int(point)] = left.get(int(point), 0) + change
+    return {
+        Position.to_absolute(turn["side"], point, turn["direction"] or "same"): (
+            "to" if change > 0 else "from"
+        )
+        for point, change in left.items()
+        if change
+    }
+
+
+# -- 1. the board is right for Black in backgammon ------------------------------------------------
+
+
+def test_blacks_backgammon_play_outlines_its_own_points(server: str, archive: Path) -> None:
+    game = studio_game_3(archive)
+    page = html.fromstring(get(f"{server}/archive/-/game/{game}?ply=10"))
+    assert svg_marks(page) == BAR_21_4_3
+    # the board drawn alone, as the page's script and the desk fetch it
+    (turn,) = query(archive, "select * from turns where game_id = ? and ply = 10", [game])
+    board = get(f"{server}/-/jacquet/board/{turn['key_after']}.svg?before={turn['key_before']}")
+    assert svg_marks(html.fromstring(board)) == BAR_21_4_3
+
+
+def test_every_backgammon_ply_outlines_what_it_moved(server: str, archive: Path) -> None:
+    game = studio_game_3(archive)
+    (plies,) = query(archive, "select plies from games where id = ?", [game])
+    for ply in range(1, 15):
+        page = html.fromstring(get(f"{server}/archive/-/game/{game}?ply={ply}"))
+        assert svg_marks(page) == expected_marks(archive, game, ply), ply
+    assert plies["plies"] > 14
+
+
+def test_jacquet_outlines_both_sides_as_before(server: str, archive: Path) -> None:
+    """Jacquet's sides move the same way: White's and Black's plays alike still outline the
+    points they moved (p and p + 12)."""
+    (game,) = query(
+        archive, "select id from games where rules = 'jacquet' and status = 'valid' limit 1"
+    )
+    sides = set()
+    for ply in range(1, 9):
+        page = html.fromstring(get(f"{server}/archive/-/game/{game['id']}?ply={ply}"))
+        marks = svg_marks(page)
+        assert marks and marks == expected_marks(archive, game["id"], ply), ply
+        sides.add(
+            query(
+                archive, "select side from turns where game_id = ? and ply = ?", [game["id"], ply]
+            )[0]["side"]
+        )
+    assert sides == {"white", "black"}
+
+
+def _desk_check(server: str, text: str, line: int) -> Any:
+    """The desk's answer to ``text`` with the cursor on ``line``, as its page asks it."""
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    with opener.open(f"{server}{desk.DESK_PATH}", timeout=30) as response:
+        found = re.search(r'name="jacquet-csrftoken" content="([^"]+)"', response.read().decode())
+    assert found
+    request = urllib.request.Request(
+        f"{server}{desk.CHECK_PATH}",
+        data=json.dumps({"text": text, "line": line, "column": 1}).encode(),
+        headers={"content-type": "application/json", "x-csrftoken": found.group(1)},
+        method="POST",
+    )
+    with opener.open(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+DESK_RECORD = (
+    '[White "Llabba"]\n[Black "Bigeagle32"]\n[Rules "backgammon"]\n\n'
+    "1. 6-3: 24/18 13/10 6-5: 13/8 13/7*\n"
+    "2. 2-1: bar/24 13/11 2-2: 24/22(2) 6/4(2)\n"
+    "3. 2-1: 11/9 10/9 3-3: 13/7 8/5(2)\n"
+    "4. 5-2: 24/22 13/8 6-2: 13/7 6/4\n"
+    "5. 5-1: 13/12* 13/8 4-1: bar/21 4/3*\n"
+)
+
+
+def test_the_desk_outlines_blacks_backgammon_play(server: str) -> None:
+    answer = _desk_check(server, DESK_RECORD, 8)
+    assert answer["errors"] == []
+    tenth = answer["plies"][9]
+    board = get(f"{server}{tenth['board']}")
+    assert svg_marks(html.fromstring(board)) == BAR_21_4_3
+    # and White's play before it (13/12* 13/8) where White's numbering is the board's
+    ninth = get(f"{server}{answer['plies'][8]['board']}")
+    assert svg_marks(html.fromstring(ninth)) == {13: "from", 12: "to", 8: "to"}
+
+
+def page_marks(page: Any, holder: str) -> dict[int, str]:
+    """The outlined points of the board in ``holder`` as Chromium shows it."""
+    marks = page.evaluate(
+        """(holder) => Object.fromEntries([...document.querySelectorAll(
+             holder + ' svg polygon.moved')].map(p => [p.dataset.point,
+             p.classList.contains('from') ? 'from' : 'to']))""",
+        holder,
+    )
+    return {int(point): kind for point, kind in marks.items()}
+
+
+@pytest.mark.browser
+def test_stepping_to_blacks_play_in_chromium(server: str, archive: Path, page: Any) -> None:
+    game = studio_game_3(archive)
+    (turn,) = query(archive, "select key_after from turns where game_id = ? and ply = 10", [game])
+    page.goto(f"{server}/archive/-/game/{game}?ply=9")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "key => document.querySelector('.jacquet-board-holder').dataset.key === key",
+        arg=turn["key_after"],
+    )
+    page.wait_for_function("document.querySelector('.jacquet-board-holder svg polygon.moved')")
+    assert page_marks(page, ".jacquet-board-holder") == BAR_21_4_3
+
+
+@pytest.mark.browser
+def test_the_desk_in_chromium_outlines_blacks_play(server: str, page: Any) -> None:
+    page.goto(f"{server}{desk.DESK_PATH}")
+    text = page.locator("#jacquet-desk-text")
+    text.fill(DESK_RECORD.rstrip("\n"))
+    text.focus()
+    page.keyboard.press("Control+End")
+    page.keyboard.type(" ")  # the page checks as it is typed, the cursor on the last line
+    page.wait_for_function(
+        "document.querySelector('#jacquet-desk-board svg polygon.moved.from[data-point=\"21\"]')",
+        timeout=10000,
+    )
+    assert page_marks(page, "#jacquet-desk-board") == BAR_21_4_3
