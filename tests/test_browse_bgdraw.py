@@ -63,6 +63,11 @@ def get(url: str) -> str:
         return str(response.read().decode())
 
 
+def parsed(text: str) -> Any:
+    """An HTML page or an SVG document as lxml reads it (typed loosely, as XPath answers are)."""
+    return html.fromstring(text)
+
+
 def svg_marks(root: Any) -> dict[int, str]:
     """The outlined points of the first board in ``root`` (an lxml tree): point -> from | to."""
     found: dict[int, str] = {}
@@ -110,19 +115,19 @@ def expected_marks(archive: Path, game_id: str, ply: int) -> dict[int, str]:
 
 def test_blacks_backgammon_play_outlines_its_own_points(server: str, archive: Path) -> None:
     game = studio_game_3(archive)
-    page = html.fromstring(get(f"{server}/archive/-/game/{game}?ply=10"))
+    page = parsed(get(f"{server}/archive/-/game/{game}?ply=10"))
     assert svg_marks(page) == BAR_21_4_3
     # the board drawn alone, as the page's script and the desk fetch it
     (turn,) = query(archive, "select * from turns where game_id = ? and ply = 10", [game])
     board = get(f"{server}/-/jacquet/board/{turn['key_after']}.svg?before={turn['key_before']}")
-    assert svg_marks(html.fromstring(board)) == BAR_21_4_3
+    assert svg_marks(parsed(board)) == BAR_21_4_3
 
 
 def test_every_backgammon_ply_outlines_what_it_moved(server: str, archive: Path) -> None:
     game = studio_game_3(archive)
     (plies,) = query(archive, "select plies from games where id = ?", [game])
     for ply in range(1, 15):
-        page = html.fromstring(get(f"{server}/archive/-/game/{game}?ply={ply}"))
+        page = parsed(get(f"{server}/archive/-/game/{game}?ply={ply}"))
         assert svg_marks(page) == expected_marks(archive, game, ply), ply
     assert plies["plies"] > 14
 
@@ -135,7 +140,7 @@ def test_jacquet_outlines_both_sides_as_before(server: str, archive: Path) -> No
     )
     sides = set()
     for ply in range(1, 9):
-        page = html.fromstring(get(f"{server}/archive/-/game/{game['id']}?ply={ply}"))
+        page = parsed(get(f"{server}/archive/-/game/{game['id']}?ply={ply}"))
         marks = svg_marks(page)
         assert marks and marks == expected_marks(archive, game["id"], ply), ply
         sides.add(
@@ -178,10 +183,10 @@ def test_the_desk_outlines_blacks_backgammon_play(server: str) -> None:
     assert answer["errors"] == []
     tenth = answer["plies"][9]
     board = get(f"{server}{tenth['board']}")
-    assert svg_marks(html.fromstring(board)) == BAR_21_4_3
+    assert svg_marks(parsed(board)) == BAR_21_4_3
     # and White's play before it (13/12* 13/8) where White's numbering is the board's
     ninth = get(f"{server}{answer['plies'][8]['board']}")
-    assert svg_marks(html.fromstring(ninth)) == {13: "from", 12: "to", 8: "to"}
+    assert svg_marks(parsed(ninth)) == {13: "from", 12: "to", 8: "to"}
 
 
 def page_marks(page: Any, holder: str) -> dict[int, str]:
@@ -222,3 +227,57 @@ def test_the_desk_in_chromium_outlines_blacks_play(server: str, page: Any) -> No
         timeout=10000,
     )
     assert page_marks(page, "#jacquet-desk-board") == BAR_21_4_3
+
+
+# -- 2. a legend per ruleset; the roll said once on a match's score sheet -------------------------
+
+
+def legend(root: Any) -> str:
+    (found,) = root.xpath("//span[@class='jacquet-legend']")
+    return " ".join(found.text_content().split())
+
+
+def test_a_backgammon_page_has_no_courier_in_its_legend(server: str, archive: Path) -> None:
+    game = studio_game_3(archive)
+    text = legend(parsed(get(f"{server}/archive/-/game/{game}?ply=10")))
+    assert "courier" not in text
+    assert "▲" in text and "▼" in text and "to move" in text  # the turn marker explained
+    assert "moved from" in text
+    (turn,) = query(archive, "select key_after from turns where game_id = ? and ply = 10", [game])
+    text = legend(parsed(get(f"{server}/archive/-/position/{turn['key_after']}")))
+    assert "courier" not in text and "to move" in text and "moved from" not in text
+
+
+def test_a_jacquet_page_keeps_the_courier_in_its_legend(server: str, archive: Path) -> None:
+    (game,) = query(archive, "select id from games where rules = 'jacquet' limit 1")
+    text = legend(parsed(get(f"{server}/archive/-/game/{game['id']}?ply=1")))
+    assert "courier" in text and "to move" in text and "moved from" in text
+    # a position whose courier is out, as its board rings it
+    (turn,) = query(
+        archive, "select key_after from turns where game_id = ? and ply = 1", [game["id"]]
+    )
+    page = parsed(get(f"{server}/archive/-/position/{turn['key_after']}"))
+    assert page.xpath("//svg//*[contains(@class, 'courier')]")
+    assert "courier" in legend(page)
+
+
+def test_a_match_score_sheet_says_each_roll_once(server: str, archive: Path) -> None:
+    game = studio_game_3(archive)
+    page = parsed(get(f"{server}/archive/-/game/{game}"))
+    plays = [
+        " ".join(a.text_content().split())
+        for a in page.xpath("//a[contains(@class, 'jacquet-sheet-ply')]")
+    ]
+    assert plays[0] == "6-3: 24/18 13/10"
+    assert "4-1: bar/21 4/3*" in plays
+    assert not [play for play in plays if re.match(r"\d-\d: \d\d:", play)]
+    # a Jacquet record's sheet as it was: its roll once too
+    (jacquet,) = query(archive, "select id from games where rules = 'jacquet' limit 1")
+    (first,) = query(
+        archive, "select dice, written from turns where game_id = ? and ply = 1", [jacquet["id"]]
+    )
+    page = parsed(get(f"{server}/archive/-/game/{jacquet['id']}"))
+    shown = " ".join(
+        page.xpath("//a[contains(@class, 'jacquet-sheet-ply')]")[0].text_content().split()
+    )
+    assert shown == first["written"] and shown.startswith(first["dice"] + ":")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..position import Position, Side
+from ..board import courier_of
+from ..position import SIDES, Position, Side
 from ..svg import board_svg
 
 #: cell diagrams: small enough for a table row
@@ -69,6 +70,12 @@ def moved_points(before_key: str, after: Position) -> dict[int, str]:
             where = Position.to_absolute(mover, point, after.direction)
             marks[where] = "to" if change > 0 else "from"
     return marks
+
+
+def rings_a_courier(position: Position) -> bool:
+    """True when the diagram of ``position`` rings a courier (a side's one man out of the
+    24-point): the position page's legend explains the ring only where it is drawn."""
+    return any(courier_of(position, side) is not None for side in SIDES)
 
 
 @lru_cache(maxsize=65536)

@@ -22,7 +22,7 @@ from markupsafe import Markup
 from ..board_terms import Side, side_name
 from ..match import cube_after_each
 from ..position import SIDES, Position
-from .drawing import BOARD_WIDTH, diagram, dice_text
+from .drawing import BOARD_WIDTH, diagram, dice_text, rings_a_courier
 from .urls import (
     board_url,
     event_url,
@@ -134,12 +134,25 @@ async def _one_row(db: Any, sql: str, row_id: Any, what: str, database: str) -> 
 
 
 def _without_dice(written: str | None, dice: str | None) -> str:
-    """A play as written, without the roll it begins with (``6-6: 24/18`` -> ``24/18``): the
-    caption says the roll once."""
+    """A play as written, without the roll it begins with (``6-6: 24/18`` -> ``24/18``, a match
+    file's ``66: 24/18`` too): the caption and the score sheet say the roll once."""
     text = (written or "").strip()
-    if dice and text.startswith(dice):
-        text = text[len(dice) :].lstrip().removeprefix(":").lstrip()
+    if not dice:
+        return text
+    if text.startswith(dice):
+        return text[len(dice) :].lstrip().removeprefix(":").lstrip()
+    compact = dice.replace("-", "")
+    # only with its colon: a bare ``24`` may be a point (2-4 and ``24/18``)
+    if text.startswith(f"{compact}:"):
+        return text[len(compact) + 1 :].lstrip()
     return text
+
+
+def _sheet_text(ply: dict[str, Any]) -> str:
+    """A ply on the score sheet: ``6-3: 24/18 13/10``, the roll once however it was written."""
+    if not ply["dice"]:
+        return str(ply["written"] or "—")
+    return f"{ply['dice']}: {_without_dice(ply['written'], ply['dice']) or '—'}"
 
 
 def _ply_caption(ply: dict[str, Any] | None) -> str:
@@ -247,6 +260,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
     # gives one side two plays in a turn: that is an error the sheet must still show).
     sheet: dict[int, dict[str, list[dict[str, Any]]]] = {}
     for ply in turns:
+        ply["sheet_text"] = _sheet_text(ply)
         sheet.setdefault(ply["turn"] or 0, {}).setdefault(ply["side"], []).append(ply)
     tags = _tags(game)
     errors: list[dict[str, Any]] = []
@@ -278,6 +292,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "row_url": f"{datasette.urls.table(name, 'games')}/{quote(game_id, safe='')}",
         "script_url": static_url(datasette, "jacquet.js"),
         "options": _options(game.get("options")),
+        "courier": _has_courier(game),
     }
     return Response.html(
         await datasette.render_template("jacquet/game.html", context, request=request)
@@ -356,6 +371,16 @@ def _tags(game: dict[str, Any]) -> list[tuple[str, str]]:
     return tags
 
 
+def _has_courier(game: dict[str, Any]) -> bool:
+    """Whether the game's rules have a courier, so that its legend explains the courier's ring
+    only there: the ``courier`` option the archive keeps (yes or no), else the ruleset's name
+    (an archive without options: backgammon is the one named ruleset without it)."""
+    options = dict(_options(game.get("options")))
+    if "courier" in options:
+        return options["courier"] != "no"
+    return game.get("rules") != "backgammon"
+
+
 def _options(text: str | None) -> list[tuple[str, str]]:
     if not text:
         return []
@@ -420,6 +445,7 @@ async def position_view(datasette: Any, request: Any) -> Response:
         "pips": {side: position.pips(side) for side in SIDES},
         "off": {side: position.off(side) for side in SIDES},
         "turns_url": f"{datasette.urls.table(name, 'turns')}?key_before={quote(key)}",
+        "courier": rings_a_courier(position),
     }
     return Response.html(
         await datasette.render_template("jacquet/position.html", context, request=request)
