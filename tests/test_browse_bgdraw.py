@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import corpus_archive, query
+from helpers import ROOT, build_archive, corpus_archive, query, serving
 from lxml import html
 
 from jacquet_notation.browse import desk
 from jacquet_notation.position import Position
+from jacquet_notation.rules import Rules
 
 #: the shared real match files beside the checkout (../shared/data/backgammon-mat), or beside
 #: the folder of worktrees that holds it (../../shared/...)
@@ -53,8 +54,11 @@ BAR_21_4_3 = {21: "from", 22: "to", 4: "to"}
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    corpus = ROOT / "corpus" / "valid"
     return corpus_archive(
-        tmp_path_factory.mktemp("bgdraw"), games=4, extra=[STUDIO, GALAXY, STUDIO_LASSE]
+        tmp_path_factory.mktemp("bgdraw"),
+        games=40,
+        extra=[STUDIO, GALAXY, STUDIO_LASSE, corpus / "backgammon.jqt", corpus / "jacquet.jqt"],
     )
 
 
@@ -281,3 +285,149 @@ def test_a_match_score_sheet_says_each_roll_once(server: str, archive: Path) -> 
         page.xpath("//a[contains(@class, 'jacquet-sheet-ply')]")[0].text_content().split()
     )
     assert shown == first["written"] and shown.startswith(first["dice"] + ":")
+
+
+# -- 3. the games list and the other lists, the home page, the position page's note -------------
+
+
+def words(element: Any) -> str:
+    return " ".join(element.text_content().split())
+
+
+def game_labels(archive: Path) -> dict[str, str]:
+    """Each game's expected link text: its players as the archive spells them (the players
+    table: the first spelling imported) and its result when it has one."""
+    rows = query(
+        archive,
+        "select g.id, coalesce(w.name, '?') as white, coalesce(b.name, '?') as black, g.result "
+        "from games g left join players w on w.id = g.white_id "
+        "left join players b on b.id = g.black_id",
+    )
+    return {
+        row["id"]: f"{row['white']} v {row['black']}"
+        + (f", {row['result']}" if row["result"] not in (None, "", "*") else "")
+        for row in rows
+    }
+
+
+def linked_games(root: Any) -> list[tuple[str, str]]:
+    """(game id from the link's address, the link's words) of every game link of a page."""
+    found = []
+    for link in root.xpath("//a[contains(@class, 'jacquet-game-link')]"):
+        game_id = link.get("href").split("?")[0].rsplit("/", 1)[1]
+        found.append((game_id, words(link)))
+    return found
+
+
+def test_the_games_list_links_each_game_by_players_and_result(server: str, archive: Path) -> None:
+    labels = game_labels(archive)
+    page = parsed(get(f"{server}/archive/-/games"))
+    links = linked_games(page)
+    assert len(links) == 50
+    for game_id, text in links:
+        assert text == labels[game_id], game_id
+    assert "undated" not in " ".join(text for _, text in links)
+    # the date is still shown, as text
+    assert page.xpath("//td[@class='col-date']")
+
+
+def test_the_games_lists_page_links_use_glyphs_debian_draws(server: str) -> None:
+    page = parsed(get(f"{server}/archive/-/games?page=2"))
+    (pages,) = page.xpath("//p[@class='jacquet-pages']")
+    assert [words(a) for a in pages.xpath(".//a")] == ["« first", "‹ previous"]
+    page = parsed(get(f"{server}/archive/-/games"))
+    (pages,) = page.xpath("//p[@class='jacquet-pages']")
+    assert [words(a) for a in pages.xpath(".//a")] == ["next ›", "last »"]
+    assert not re.search("[\u23e9-\u23ff\u25b6\u25c0]", get(f"{server}/archive/-/games?page=2"))
+
+
+def test_a_player_is_spelled_one_way_on_every_list(server: str, archive: Path) -> None:
+    (lasse,) = query(archive, "select id, name from players where normalised = 'lasse'")
+    written = query(
+        archive,
+        "select white as name from games where white_id = ? union "
+        "select black from games where black_id = ?",
+        [lasse["id"], lasse["id"]],
+    )
+    assert {row["name"] for row in written} == {"lasse", "Lasse"}  # the records differ
+    assert lasse["name"] == "lasse"  # the first spelling imported (Galaxy's file before Studio's)
+    (magic,) = query(archive, "select id from players where name = 'Magic'")
+    (event,) = query(archive, "select id, event_id from games where white = 'Magic' limit 1")
+    (reached,) = query(
+        archive,
+        "select key_after from turns t join games g on g.id = t.game_id "
+        "where g.white = 'Magic' and t.ply = 1 limit 1",
+    )
+    pages = [
+        f"/archive/-/games?player={lasse['id']}",
+        "/archive/-/games?rules=backgammon",
+        f"/archive/-/player/{lasse['id']}",
+        f"/archive/-/player/{magic['id']}",
+        f"/archive/-/event/{event['event_id']}",
+        f"/archive/-/position/{reached['key_after']}",
+        f"/archive/-/game/{event['id']}",
+        "/",
+    ]
+    for path in pages:
+        page = parsed(get(f"{server}{path}"))
+        shown = {
+            words(a)
+            for a in page.xpath("//a[@href]")
+            if a.get("href").endswith(f"/-/player/{lasse['id']}")
+        } | {text for _, text in linked_games(page)}
+        spelled = {
+            name for name in ("lasse", "Lasse") if re.search(rf"\b{name}\b", " ".join(shown))
+        }
+        assert spelled == {"lasse"}, path
+
+
+def test_every_list_of_games_names_its_players(server: str, archive: Path) -> None:
+    """The player, event, source and position pages list games by players and result, the id
+    kept in the link."""
+    labels = game_labels(archive)
+    (lasse,) = query(archive, "select id from players where normalised = 'lasse'")
+    (event,) = query(archive, "select id from events where name = 'Online match'")
+    (source,) = query(archive, "select source_id from games where source_id is not null limit 1")
+    start = Position.start(Rules.named("backgammon")).key()
+    for path in (
+        f"/archive/-/player/{lasse['id']}",
+        f"/archive/-/event/{event['id']}",
+        f"/archive/-/source/{source['source_id']}",
+        f"/archive/-/position/{start}",
+    ):
+        links = linked_games(parsed(get(f"{server}{path}")))
+        assert links, path
+        for game_id, text in links:
+            assert re.fullmatch("[0-9a-f]{16}", game_id)
+            assert text.startswith(labels[game_id]), (path, text)
+            assert game_id not in text
+
+
+def test_the_home_page_is_titled_by_what_it_holds(
+    server: str, archive: Path, tmp_path: Path
+) -> None:
+    page = parsed(get(f"{server}/"))
+    assert words(page.xpath("//h1")[0]) == "Jacquet and backgammon archive"
+    assert "Jacquet and backgammon archive" in words(page.xpath("//title")[0])
+    (matches,) = query(archive, "select count(*) as n from matches")
+    assert matches["n"] > 1
+    (held,) = page.xpath("//*[contains(@class, 'jacquet-holdings-matches')]")
+    assert re.search(rf"\b{matches['n']} matches\b", words(held))
+    # an archive of backgammon only
+    only = tmp_path / "backgammon.db"
+    build_archive(only, [STUDIO])
+    with serving([str(only)]) as base:
+        page = parsed(get(f"{base}/"))
+    assert words(page.xpath("//h1")[0]) == "Backgammon archive"
+    (held,) = page.xpath("//*[contains(@class, 'jacquet-holdings-matches')]")
+    assert re.search(r"\b1 match\b", words(held))
+
+
+@pytest.mark.browser
+def test_the_position_pages_note_is_not_an_error(server: str, archive: Path, page: Any) -> None:
+    start = Position.start(Rules.named("backgammon")).key()
+    page.goto(f"{server}/archive/-/position/{start}")
+    note = page.locator(".jacquet-plays .jacquet-note")
+    assert note.is_visible()
+    colour = note.evaluate("e => getComputedStyle(e).color")
+    assert colour != "rgb(176, 0, 32)"  # the pages' error red (#b00020)

@@ -13,6 +13,7 @@ from typing import Any
 from datasette.utils.asgi import NotFound, Request, Response
 
 from .games_list import THUMB_WIDTH, kept_rows, list_source
+from .names import spell_players
 from .pages import _archive, _footer
 from .urls import (
     board_prefix,
@@ -115,6 +116,7 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
             )
         ).rows
     ]
+    await spell_players(db, recent)
     prefix = board_prefix(datasette)
     for game in recent:
         game["url"] = game_url(datasette, name, game["id"])

@@ -23,6 +23,7 @@ from ..board_terms import Side, side_name
 from ..match import cube_after_each
 from ..position import SIDES, Position
 from .drawing import BOARD_WIDTH, diagram, dice_text, rings_a_courier
+from .names import game_label, spell_players
 from .urls import (
     board_url,
     event_url,
@@ -195,6 +196,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "game",
         name,
     )
+    await spell_players(db, [game])
     turns = await _rows(
         db,
         "select ply, turn, side, dice, written, steps, pips, key_before, key_after, "
@@ -421,8 +423,10 @@ async def position_view(datasette: Any, request: Any) -> Response:
     games = await _games_reaching(db, key, page * PAGE_ROWS, PAGE_ROWS + 1)
     more = len(games) > PAGE_ROWS
     games = games[:PAGE_ROWS]
+    await spell_players(db, games)
     for game in games:
         game["url"] = game_url(datasette, name, game["id"], game["ply"])
+        game["label"] = game_label(game)
         for side in ("white", "black"):
             game[f"{side}_url"] = optional_url(player_url, datasette, name, game[f"{side}_id"])
     context = {
@@ -612,6 +616,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
         ") group by opponent_id order by games desc, opponent limit 200",
         {"id": player_id},
     )
+    await spell_players(db, opponents, [("opponent", "opponent_id")])
     for opponent in opponents:
         opponent["url"] = optional_url(player_url, datasette, name, opponent["opponent_id"])
     page = _page(request)
@@ -626,6 +631,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
     )
     more = len(games) > PAGE_ROWS
     games = games[:PAGE_ROWS]
+    await spell_players(db, games)
     event_ids = sorted({game["event_id"] for game in games if game["event_id"] is not None})
     event_names = (
         {
@@ -641,6 +647,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
     )
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
+        game["label"] = game_label(game)
         game["event_name"] = event_names.get(game["event_id"])
         game["colour"] = side_name(_as_seen_by(game, player_id, datasette, name))
         game["invalid"] = game["status"] != "valid"
@@ -697,6 +704,7 @@ async def _player_matches(
         )
     except sqlite3.Error:
         return []
+    await spell_players(db, matches)
     for match in matches:
         mine = _as_seen_by(match, player_id, datasette, name)
         own, theirs = (
