@@ -295,7 +295,9 @@ def test_player_page_record_head_to_head_and_games(ds: Any, archive: Path) -> No
     total = [c.text_content() for c in select(tree, ".jacquet-record-table tr.total td")]
     assert int(total[0]) == len(games) and int(total[1]) == wins
     listed = select(tree, ".jacquet-games a.jacquet-game-link")
-    assert {a.text_content() for a in listed} == {g["id"] for g in games}
+    # each game linked by its players (the id kept in the link)
+    assert {a.get("href").rsplit("/", 1)[1] for a in listed} == {g["id"] for g in games}
+    assert all(a.text_content().startswith("random bot ") for a in listed)
     opponents = select(tree, ".jacquet-head-to-head tbody tr")
     assert [select(r, "td")[0].text_content() for r in opponents] == ["random bot B"]
 
