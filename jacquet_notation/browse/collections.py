@@ -13,6 +13,7 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from ..wording import plural
+from .names import game_label, spell_players
 from .pages import PAGE_ROWS, _archive, _footer, _one_row, _page, _page_links, _row_id, _rows
 from .urls import event_url, game_url, optional_url, player_url, source_url
 
@@ -33,9 +34,10 @@ async def _named_row(db: Any, request: Any, database: str, table: str, what: str
 
 
 def _link_games(datasette: Any, name: str, games: list[dict[str, Any]]) -> None:
-    """Each listed game's links: the game, its players, its event."""
+    """Each listed game's links: the game (by its players and result), its players, its event."""
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
+        game["label"] = game_label(game)
         for side in ("white", "black"):
             game[f"{side}_url"] = optional_url(player_url, datasette, name, game[f"{side}_id"])
         game["event_url"] = optional_url(event_url, datasette, name, game["event_id"])
@@ -133,6 +135,7 @@ async def _listed_games(
     )
     more = len(games) > PAGE_ROWS
     games = games[:PAGE_ROWS]
+    await spell_players(db, games)
     _link_games(datasette, name, games)
     return {
         "metadata": _footer(datasette, name),
@@ -167,6 +170,7 @@ async def event_view(datasette: Any, request: Any) -> Response:
         "from games where event_id = ? group by white_id, black_id",
         [event_id],
     )
+    await spell_players(db, pairings)
     table = crosstable(pairings)
     shown = table[:CROSSTABLE_PLAYERS]
     for entry in shown:

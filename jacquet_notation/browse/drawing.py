@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..board import courier_of
 from ..numerals import ascii_int
-from ..position import Position, Side
+from ..position import SIDES, Position, Side
 from ..svg import board_svg
 
 #: cell diagrams: small enough for a table row
@@ -50,9 +51,11 @@ def diagram(
 
 def moved_points(before_key: str, after: Position) -> dict[int, str]:
     """The points (White's numbering) the mover of ``before_key`` left (``from``) and reached
-    (``to``) on the way to ``after``. Read from the two positions rather than the play's text,
-    so that any spelling of a play (``24/13`` or ``24/18 18/13``) marks the same men; a point
-    a man passed over is not marked. Nothing when ``before_key`` is no position or no play."""
+    (``to``) on the way to ``after``, each point mapped through the position's direction (in
+    backgammon Black's p is White's 25 - p, in Jacquet p ± 12). Read from the two positions
+    rather than the play's text, so that any spelling of a play (``24/13`` or ``24/18 18/13``)
+    marks the same men; a point a man passed over is not marked. Nothing when ``before_key`` is
+    no position or no play."""
     if len(before_key) > 32:
         return {}
     try:
@@ -65,8 +68,15 @@ def moved_points(before_key: str, after: Position) -> dict[int, str]:
     for point in set(was) | set(now):
         change = now.get(point, 0) - was.get(point, 0)
         if change:
-            marks[Position.to_absolute(mover, point)] = "to" if change > 0 else "from"
+            where = Position.to_absolute(mover, point, after.direction)
+            marks[where] = "to" if change > 0 else "from"
     return marks
+
+
+def rings_a_courier(position: Position) -> bool:
+    """True when the diagram of ``position`` rings a courier (a side's one man out of the
+    24-point): the position page's legend explains the ring only where it is drawn."""
+    return any(courier_of(position, side) is not None for side in SIDES)
 
 
 @lru_cache(maxsize=65536)

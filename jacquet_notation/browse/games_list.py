@@ -18,6 +18,7 @@ from datasette.utils.asgi import Response
 
 from ..numerals import ascii_int
 from .drawing import CELL_WIDTH
+from .names import game_label, spell_players
 from .pages import _archive, _footer, _generation
 from .urls import board_prefix, game_url, games_list_url, player_url, table_url
 
@@ -271,9 +272,11 @@ async def games_list_view(datasette: Any, request: Any) -> Response:
             {**params, "offset": (filters.page - 1) * LIST_ROWS},
         )
         games = [dict(row) for row in result.rows]
+        await spell_players(db, games)
     prefix = board_prefix(datasette)
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
+        game["label"] = game_label(game)
         game["white_url"] = (
             player_url(datasette, name, game["white_id"]) if game["white_id"] else None
         )

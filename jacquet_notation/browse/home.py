@@ -8,11 +8,14 @@ narrow ``game_list`` (or ``games`` on an older archive) and are kept until the f
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from datasette.utils.asgi import NotFound, Request, Response
 
 from .games_list import THUMB_WIDTH, kept_rows, list_source
+from .metadata import DEFAULT_TITLE
+from .names import spell_players
 from .pages import _archive, _footer
 from .urls import (
     board_prefix,
@@ -30,6 +33,21 @@ RECENT_IMPORTS = 10
 IMPORT_ERRORS = 5
 #: names listed under players, events and sources (the most games first)
 TOP_NAMES = 12
+
+
+def _title(given: str | None, rulesets: list[dict[str, Any]]) -> str:
+    """The home's title: the metadata's when someone gave one, else by what the archive holds:
+    backgammon, the Jacquet family (every other ruleset), both, or a neutral one while it holds
+    no game."""
+    if given and given != DEFAULT_TITLE:
+        return given
+    held = {row["value"] for row in rulesets if row["value"] and row["n"]}
+    backgammon, jacquet = "backgammon" in held, bool(held - {"backgammon"})
+    if backgammon and jacquet:
+        return "Jacquet and backgammon archive"
+    if backgammon:
+        return "Backgammon archive"
+    return "Jacquet archive" if jacquet else "Game archive"
 
 
 async def _top(
@@ -89,6 +107,10 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
         f"select rules as value, count(*) as n from {source} group by rules order by n desc",
         {},
     )
+    try:
+        counted["matches"] = (await kept_rows(db, "select count(*) as n from matches", {}))[0]["n"]
+    except sqlite3.Error:  # an archive from before version 4 has no matches table
+        counted["matches"] = 0
     years = (
         await kept_rows(
             db,
@@ -115,6 +137,7 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
             )
         ).rows
     ]
+    await spell_players(db, recent)
     prefix = board_prefix(datasette)
     for game in recent:
         game["url"] = game_url(datasette, name, game["id"])
@@ -152,7 +175,7 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
             ]
     context = {
         "metadata": _footer(datasette, name),
-        "title": (datasette.metadata("title", database=name) or "Jacquet archive"),
+        "title": _title(datasette.metadata("title", database=name), rulesets),
         "database": name,
         "total": total,
         "status": [
@@ -183,6 +206,7 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
         "events_url": table_url(datasette, name, "events"),
         "sources_url": table_url(datasette, name, "sources"),
         "imports_url": table_url(datasette, name, "imports"),
+        "matches_url": table_url(datasette, name, "matches"),
         "database_url": str(datasette.urls.database(name)),
         "thumb_width": THUMB_WIDTH,
     }

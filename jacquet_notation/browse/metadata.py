@@ -397,13 +397,18 @@ def canned_queries() -> dict[str, dict[str, Any]]:
     }
 
 
+#: the archive's title when none is given; the home page titles itself by what the archive holds
+#: in its place (home.py)
+DEFAULT_TITLE = "Jacquet archive"
+
+
 def archive_metadata(database: str, *, title: str | None = None) -> dict[str, Any]:
     """Datasette metadata for an archive served under the name ``database``."""
     tables: dict[str, dict[str, Any]] = {}
     for table, settings in _TABLES.items():
         tables[table] = {**settings, "columns": dict(COLUMNS.get(table, {}))}
     return {
-        "title": title or "Jacquet archive",
+        "title": title or DEFAULT_TITLE,
         "description": "Games of Jacquet and its historical variants, replayed by the rules: "
         "browse games on a board, every game through a position, each player's record.",
         "license": "Record texts: as their sources; software: MIT",
@@ -413,7 +418,7 @@ def archive_metadata(database: str, *, title: str | None = None) -> dict[str, An
         "about_url": f"{SOURCE_URL}/blob/main/docs/browse.md",
         "databases": {
             database: {
-                "title": title or "Jacquet archive",
+                "title": title or DEFAULT_TITLE,
                 "description": "Every imported game, its plays, the positions reached and the "
                 "players. For browsing, start from the home page (/) or the games list "
                 f"(/{database}/-/games); for SQL, from a table or a canned query below.",

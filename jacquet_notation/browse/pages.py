@@ -23,7 +23,8 @@ from ..board_terms import Side, side_name
 from ..match import cube_after_each
 from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import SIDES, Position
-from .drawing import BOARD_WIDTH, diagram, dice_text
+from .drawing import BOARD_WIDTH, diagram, dice_text, rings_a_courier
+from .names import game_label, spell_players
 from .urls import (
     board_url,
     event_url,
@@ -135,12 +136,25 @@ async def _one_row(db: Any, sql: str, row_id: Any, what: str, database: str) -> 
 
 
 def _without_dice(written: str | None, dice: str | None) -> str:
-    """A play as written, without the roll it begins with (``6-6: 24/18`` -> ``24/18``): the
-    caption says the roll once."""
+    """A play as written, without the roll it begins with (``6-6: 24/18`` -> ``24/18``, a match
+    file's ``66: 24/18`` too): the caption and the score sheet say the roll once."""
     text = (written or "").strip()
-    if dice and text.startswith(dice):
-        text = text[len(dice) :].lstrip().removeprefix(":").lstrip()
+    if not dice:
+        return text
+    if text.startswith(dice):
+        return text[len(dice) :].lstrip().removeprefix(":").lstrip()
+    compact = dice.replace("-", "")
+    # only with its colon: a bare ``24`` may be a point (2-4 and ``24/18``)
+    if text.startswith(f"{compact}:"):
+        return text[len(compact) + 1 :].lstrip()
     return text
+
+
+def _sheet_text(ply: dict[str, Any]) -> str:
+    """A ply on the score sheet: ``6-3: 24/18 13/10``, the roll once however it was written."""
+    if not ply["dice"]:
+        return str(ply["written"] or "—")
+    return f"{ply['dice']}: {_without_dice(ply['written'], ply['dice']) or '—'}"
 
 
 def _ply_caption(ply: dict[str, Any] | None) -> str:
@@ -183,6 +197,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "game",
         name,
     )
+    await spell_players(db, [game])
     turns = await _rows(
         db,
         "select ply, turn, side, dice, written, steps, pips, key_before, key_after, "
@@ -245,6 +260,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
     # gives one side two plays in a turn: that is an error the sheet must still show).
     sheet: dict[int, dict[str, list[dict[str, Any]]]] = {}
     for ply in turns:
+        ply["sheet_text"] = _sheet_text(ply)
         sheet.setdefault(ply["turn"] or 0, {}).setdefault(ply["side"], []).append(ply)
     tags = _tags(game)
     errors: list[dict[str, Any]] = []
@@ -276,6 +292,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "row_url": f"{datasette.urls.table(name, 'games')}/{quote(game_id, safe='')}",
         "script_url": static_url(datasette, "jacquet.js"),
         "options": _options(game.get("options")),
+        "courier": _has_courier(game),
     }
     return Response.html(
         await datasette.render_template("jacquet/game.html", context, request=request)
@@ -354,6 +371,16 @@ def _tags(game: dict[str, Any]) -> list[tuple[str, str]]:
     return tags
 
 
+def _has_courier(game: dict[str, Any]) -> bool:
+    """Whether the game's rules have a courier, so that its legend explains the courier's ring
+    only there: the ``courier`` option the archive keeps (yes or no), else the ruleset's name
+    (an archive without options: backgammon is the one named ruleset without it)."""
+    options = dict(_options(game.get("options")))
+    if "courier" in options:
+        return options["courier"] != "no"
+    return game.get("rules") != "backgammon"
+
+
 def _options(text: str | None) -> list[tuple[str, str]]:
     if not text:
         return []
@@ -394,8 +421,10 @@ async def position_view(datasette: Any, request: Any) -> Response:
     games = await _games_reaching(db, key, page * PAGE_ROWS, PAGE_ROWS + 1)
     more = len(games) > PAGE_ROWS
     games = games[:PAGE_ROWS]
+    await spell_players(db, games)
     for game in games:
         game["url"] = game_url(datasette, name, game["id"], game["ply"])
+        game["label"] = game_label(game)
         for side in ("white", "black"):
             game[f"{side}_url"] = optional_url(player_url, datasette, name, game[f"{side}_id"])
     context = {
@@ -418,6 +447,7 @@ async def position_view(datasette: Any, request: Any) -> Response:
         "pips": {side: position.pips(side) for side in SIDES},
         "off": {side: position.off(side) for side in SIDES},
         "turns_url": f"{datasette.urls.table(name, 'turns')}?key_before={quote(key)}",
+        "courier": rings_a_courier(position),
     }
     return Response.html(
         await datasette.render_template("jacquet/position.html", context, request=request)
@@ -584,6 +614,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
         ") group by opponent_id order by games desc, opponent limit 200",
         {"id": player_id},
     )
+    await spell_players(db, opponents, [("opponent", "opponent_id")])
     for opponent in opponents:
         opponent["url"] = optional_url(player_url, datasette, name, opponent["opponent_id"])
     page = _page(request)
@@ -598,6 +629,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
     )
     more = len(games) > PAGE_ROWS
     games = games[:PAGE_ROWS]
+    await spell_players(db, games)
     event_ids = sorted({game["event_id"] for game in games if game["event_id"] is not None})
     event_names = (
         {
@@ -613,6 +645,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
     )
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
+        game["label"] = game_label(game)
         game["event_name"] = event_names.get(game["event_id"])
         game["colour"] = side_name(_as_seen_by(game, player_id, datasette, name))
         game["invalid"] = game["status"] != "valid"
@@ -669,6 +702,7 @@ async def _player_matches(
         )
     except sqlite3.Error:
         return []
+    await spell_players(db, matches)
     for match in matches:
         mine = _as_seen_by(match, player_id, datasette, name)
         own, theirs = (
