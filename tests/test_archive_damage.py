@@ -165,7 +165,6 @@ def _links(text: str) -> list[str]:
     return [str(href) for href in found]
 
 
-@pytest.mark.xfail(strict=True, reason="pages not yet hardened")
 def test_garbage_in_turns_and_games_cells_answers_no_page_500(garbage: Path) -> None:
     connection = sqlite3.connect(garbage)
     games = [row[0] for row in connection.execute("select id from games order by id")]
