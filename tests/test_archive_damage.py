@@ -8,6 +8,7 @@ one whose write-ahead log was deleted while it was served is read again rather t
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -18,10 +19,11 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from helpers import as_version_1, corpus_archive, fetch, serving
+from helpers import as_version_1, corpus_archive, fetch, generated, serving
 from lxml import html
 
 from jacquet_notation.archive import SCHEMA_VERSION, open_archive
+from jacquet_notation.notation import write_game
 
 
 @pytest.fixture(scope="module")
@@ -273,3 +275,43 @@ def test_an_old_archive_on_read_only_media_is_refused_with_what_to_do(
         "writable media first (copy it there and run jacquet serve or jacquet archive on it)"
     ]
     assert sorted(os.listdir(source)) == ["old.db"]
+
+
+# -- the write-ahead log deleted while served ------------------------------------------------------
+
+
+def test_a_log_deleted_while_served_then_imported_into_is_read_again(
+    tmp_path: Path, archive: Path
+) -> None:
+    db = tmp_path / "served.db"
+    _checkpointed(archive, db)
+    more = tmp_path / "more.jqt"
+    more.write_text(
+        "\n\n".join(write_game(record) for record in generated(4, seed=4242)) + "\n",
+        encoding="utf-8",
+    )
+    with serving([str(db)]) as base:
+        before, status = _page_count(base)
+        assert status == 200
+        # connections open in every server process and thread, as on a server in use
+        assert {fetch(f"{base}/served/-/games")[0] for _ in range(16)} == {200}
+        for kind in ("-wal", "-shm"):
+            Path(f"{db}{kind}").unlink()  # under the server's feet
+        imported = subprocess.run(
+            [sys.executable, "-m", "jacquet_notation", "archive", str(db), str(more)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert imported.returncode == 0, imported.stderr
+        answers = [fetch(f"{base}/served/-/games")[0] for _ in range(20)]
+        answers += [fetch(f"{base}/served/games.json?_size=1")[0] for _ in range(20)]
+        assert answers == [200] * 40
+        # the games imported meanwhile are there, whichever server process answers
+        assert {_page_count(base) for _ in range(8)} == {(before + 4, 200)}
+
+
+def _page_count(base: str) -> tuple[int, int]:
+    """The games the server counts now, and the status of its answer."""
+    status, text = fetch(f"{base}/served.json?sql=select+count(*)+from+games&_shape=arrayfirst")
+    return (json.loads(text)[0] if status == 200 else -1), status

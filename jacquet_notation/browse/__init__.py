@@ -24,6 +24,7 @@ from .hooks import (
     prepare_connection,
     register_routes,
     render_cell,
+    startup,
 )
 
 __all__ = [
@@ -32,4 +33,5 @@ __all__ = [
     "prepare_connection",
     "register_routes",
     "render_cell",
+    "startup",
 ]
