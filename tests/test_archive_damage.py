@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -315,3 +316,27 @@ def _page_count(base: str) -> tuple[int, int]:
     """The games the server counts now, and the status of its answer."""
     status, text = fetch(f"{base}/served.json?sql=select+count(*)+from+games&_shape=arrayfirst")
     return (json.loads(text)[0] if status == 200 else -1), status
+
+
+def test_a_log_beside_an_archive_on_read_only_media_is_refused_not_ignored(
+    archive: Path, read_only_place: tuple[Path, Path]
+) -> None:
+    source, mounted = read_only_place
+    work = source.parent / "work.db"
+    _checkpointed(archive, work)
+    writer = sqlite3.connect(work)
+    writer.execute("pragma journal_mode = wal")
+    writer.execute("pragma wal_autocheckpoint = 0")
+    writer.execute("update players set name = name || ' (renamed)'")
+    writer.commit()
+    # copied while the writer is open: the commit is in the log only, and no -shm goes along
+    shutil.copy(work, source / "logged.db")
+    shutil.copy(f"{work}-wal", source / "logged.db-wal")
+    writer.close()
+    code, lines = _serve_refused(mounted / "logged.db")
+    assert code == 2
+    [said] = lines
+    assert said.startswith(f"jacquet: {mounted / 'logged.db'}: on read-only media, with a ")
+    assert said.endswith(
+        "open it once on writable media (jacquet archive), which folds the log into the file"
+    )
