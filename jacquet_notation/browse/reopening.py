@@ -116,7 +116,10 @@ class Reopener:
 
     def _close_all(self) -> None:
         """Every connection to the file closed, once no query runs on one (the lock held)."""
+        generation = self.generation
         self.turn.wait_for(lambda: self.running == 0)
+        if self.generation != generation:
+            return  # another thread saw the change too and closed them while this one waited
         for stale in self.db._all_file_connections:
             stale.close()
         self.db._all_file_connections.clear()
