@@ -25,6 +25,7 @@ from .hooks import (
     prepare_jinja2_environment,
     register_routes,
     render_cell,
+    startup,
 )
 
 __all__ = [
@@ -34,4 +35,5 @@ __all__ = [
     "prepare_jinja2_environment",
     "register_routes",
     "render_cell",
+    "startup",
 ]

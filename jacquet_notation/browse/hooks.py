@@ -25,6 +25,7 @@ from .home import archive_home_view, home_view
 from .json_cells import JSON_COLUMNS, json_cell
 from .limits import VALUE_LIMIT, RowBudget, authorize
 from .pages import board_view, game_view, player_view, position_view
+from .reopening import reopen_when_replaced
 from .urls import (
     BOARD_PATH,
     board_prefix,
@@ -197,6 +198,15 @@ def prepare_connection(conn: sqlite3.Connection, database: str, datasette: Any) 
     conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, VALUE_LIMIT)
     conn.set_authorizer(authorize)
     conn.row_factory = RowBudget()
+
+
+@hookimpl
+def startup(datasette: Any) -> None:
+    """Every archive an import may change is read again should its files be replaced while it
+    is served (:mod:`.reopening`): never 500 "malformed" until a restart."""
+    for db in datasette.databases.values():
+        if db.path is not None and db.is_mutable:
+            reopen_when_replaced(db)
 
 
 @hookimpl

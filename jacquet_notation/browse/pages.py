@@ -23,7 +23,7 @@ from ..board_terms import Side, side_name
 from ..match import cube_after_each
 from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import SIDES, Position
-from .drawing import BOARD_WIDTH, diagram, dice_text, rings_a_courier
+from .drawing import BOARD_WIDTH, diagram, dice_text, is_key, rings_a_courier
 from .names import game_label, spell_players
 from .urls import (
     board_url,
@@ -205,6 +205,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "order by ply",
         [game_id],
     )
+    turns, damage = _sound_turns(turns)
     # A backgammon game shows its cube at every ply (match.py says what each action does to it)
     cubes = _cubes(game, turns)
     # The board's states: 0 is the start, n the position after the n-th ply. After an illegal
@@ -269,8 +270,10 @@ async def game_view(datasette: Any, request: Any) -> Response:
             errors = [e for e in json.loads(game["errors"]) if isinstance(e, dict)]
         except (TypeError, ValueError):
             errors = []
-    if not errors and game.get("error"):
+    if not errors and isinstance(game.get("error"), str):
         errors = [{"message": game["error"]}]
+    if damage:
+        errors.append({"message": damage})
     context = {
         "metadata": _footer(datasette, name),
         "database": name,
@@ -297,6 +300,69 @@ async def game_view(datasette: Any, request: Any) -> Response:
     return Response.html(
         await datasette.render_template("jacquet/game.html", context, request=request)
     )
+
+
+#: the text columns of a turn the game page reads (each a string or NULL in a sound archive)
+_TURN_TEXTS = (
+    "dice",
+    "written",
+    "steps",
+    "annotation",
+    "nags",
+    "comment",
+    "error",
+    "opponent_steps",
+    "cube",
+)
+
+
+def _sound_turns(turns: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str | None]:
+    """A game's turns as the page can show them, and what was damaged (None: nothing).
+
+    The archive's writer gives every cell its type, but a file another program wrote (or a disk
+    damaged) may hold anything: a row whose ply or side is not one is left out, a cell of the
+    wrong type (or a key that is no position) is shown empty (:func:`_sound_turn`), and the page
+    says so rather than answering 500. The plies kept are numbered again from 1, as the board's
+    states are.
+    """
+    kept: list[dict[str, Any]] = []
+    left_out = 0
+    emptied: set[str] = set()
+    for row in turns:
+        clean = _sound_turn(row, emptied)
+        if clean is None:
+            left_out += 1
+        else:
+            kept.append(dict(clean, ply=len(kept) + 1))
+    if not left_out and not emptied:
+        return kept, None
+    said = []
+    if left_out:
+        said.append(f"{left_out} of its turns left out (their ply or side is not one)")
+    if emptied:
+        said.append(f"values of the wrong kind not shown ({', '.join(sorted(emptied))})")
+    return kept, f"This game's rows in the archive are damaged: {'; '.join(said)}."
+
+
+def _sound_turn(row: dict[str, Any], emptied: set[str]) -> dict[str, Any] | None:
+    """``row`` of ``turns`` with every cell of the wrong kind emptied (its column added to
+    ``emptied``); None when its ply or side is not one, so that nothing can place it."""
+    if type(row.get("ply")) is not int or row.get("side") not in SIDES:
+        return None
+    clean = dict(row)
+    for column, value in row.items():
+        if value is None:
+            continue
+        if column in ("turn", "pips"):
+            wrong = type(value) is not int
+        elif column in ("key_before", "key_after"):
+            wrong = not (isinstance(value, str) and is_key(value))
+        else:
+            wrong = column in _TURN_TEXTS and not isinstance(value, str)
+        if wrong:
+            clean[column] = None
+            emptied.add(column)
+    return clean
 
 
 def _cubes(
@@ -400,12 +466,16 @@ async def position_view(datasette: Any, request: Any) -> Response:
     position = Position.from_key(key)
     stored = await _rows(db, "select * from positions where key = ?", [key])
     # the first play that reached it, for a title a reader knows it by (indexed: one row)
-    reached = await _rows(
-        db,
-        "select game_id, ply, turn, side, dice, written, steps, error from turns "
-        "where key_after = ? order by rowid limit 1",
-        [key],
-    )
+    reached = [
+        sound
+        for row in await _rows(
+            db,
+            "select game_id, ply, turn, side, dice, written, steps, error from turns "
+            "where key_after = ? order by rowid limit 1",
+            [key],
+        )
+        if (sound := _sound_turn(row, set())) is not None
+    ]
     try:
         plays: list[dict[str, Any]] | None = [
             dict(play)
@@ -415,7 +485,7 @@ async def position_view(datasette: Any, request: Any) -> Response:
         plays = None  # too many games through here to sum up within the time limit
     for play in plays or []:
         play["url"] = position_url(datasette, name, play["key_after"])
-        play["dice_text"] = dice_text(play["dice"])
+        play["dice_text"] = dice_text(play["dice"]) if isinstance(play["dice"], str) else ""
         play["net"] = (play["points_won"] or 0) - (play["points_lost"] or 0)
     page = _page(request)
     games = await _games_reaching(db, key, page * PAGE_ROWS, PAGE_ROWS + 1)

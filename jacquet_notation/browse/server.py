@@ -14,8 +14,6 @@ import json
 import os
 import secrets
 import socket
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 from .metadata import archive_metadata, database_name
@@ -90,11 +88,14 @@ def table_counts(db: str | os.PathLike[str]) -> dict[str, int]:
 
     A file served immutable never changes, yet Datasette counts a table again on every visit
     to its page: a third of a second for the turns of 100,000 games. Read-only and not
-    immutable, so that counting while an import writes sees the last file committed.
+    immutable, so that counting while an import writes sees the last file committed (but on
+    read-only media, where nothing writes and a log reader cannot open the file).
     """
     from datasette.utils import escape_sqlite  # a table name quoted as Datasette quotes it
 
-    connection = sqlite3.connect(f"{Path(db).resolve().as_uri()}?mode=ro", uri=True)
+    from ..archive.opening import open_reader
+
+    connection = open_reader(db)  # immutable on read-only media, where no reader's -shm is made
     try:
         names = [
             row[0]
@@ -140,7 +141,8 @@ def worker_app() -> Any:
     datasette = build_datasette(
         config["db"],
         time_limit_ms=config["time_limit_ms"],
-        immutable=False,
+        counts=config["counts"],
+        immutable=config["counts"] is not None,
         secret=config["secret"],
     )
     return FrozenAfterFirstRequest(datasette.app())
@@ -173,11 +175,16 @@ def prepare(db: str, time_limit_ms: int | None = None) -> Any:
     """The Datasette of ``jacquet serve`` for ``db``, started: its startup hooks run, its
     databases checked (Datasette's own ``click.UsageError`` if one cannot be served).
 
-    Mutable: an import may write to the archive while it is served (see :func:`build_datasette`).
+    Mutable: an import may write to the archive while it is served (see :func:`build_datasette`);
+    but immutable on read-only media, where nothing can write and a reader of the log cannot
+    open the file (:func:`.opening.on_read_only_media`), with its tables counted once.
     """
     from datasette.cli import check_databases, run_sync
 
-    datasette = build_datasette(db, time_limit_ms=time_limit_ms, immutable=False)
+    counts = serving_counts(db)
+    datasette = build_datasette(
+        db, time_limit_ms=time_limit_ms, counts=counts, immutable=counts is not None
+    )
     run_sync(datasette.invoke_startup)
     run_sync(lambda: check_databases(datasette))
     return datasette
@@ -199,6 +206,15 @@ def bind(host: str, port: int) -> socket.socket:
         raise
     sock.set_inheritable(True)  # for the server processes, when there are several
     return sock
+
+
+def serving_counts(db: str | os.PathLike[str]) -> dict[str, int] | None:
+    """The table counts of an archive served immutable, on read-only media where nothing can
+    change it (:func:`table_counts`); None for one an import may change (served mutable, its
+    tables counted by Datasette as it goes)."""
+    from ..archive.opening import on_read_only_media
+
+    return table_counts(db) if on_read_only_media(db) else None
 
 
 def run(
@@ -233,6 +249,7 @@ def run(
         {
             "db": os.path.abspath(db),
             "time_limit_ms": time_limit_ms,
+            "counts": serving_counts(db),
             "secret": secrets.token_hex(32),
         }
     )
