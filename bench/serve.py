@@ -13,7 +13,10 @@ Targets (issue 6): p95 <= 150 ms on every page, and each of the project's pages 
 plain table page. Issue 19, the front door: the home page and the games list (unfiltered,
 filtered, sorted) p95 <= 150 ms and <= 1.0x the floor; the list with its filters' counts
 <= 1.5x. Issue 18, the transcriber's desk: its check endpoint (a POST of a 100-ply record, as the
-page sends it, with its CSRF token) p95 <= 100 ms (``--only desk``).
+page sends it, with its CSRF token) p95 <= 100 ms (``--only desk``); with ``--costly N``, the
+same check for the S seconds after N costly checks are posted at once (each a body near the size
+limit of backgammon plays written without dice from an open position, answered 503 at the time
+limit).
 
     python3 bench/serve.py                    # 100,000 games, 4 clients, 30 s per page kind
     python3 bench/serve.py --games 20000 --seconds 10
@@ -352,6 +355,33 @@ def desk_post(port: int) -> tuple[bytes, dict[str, str]]:
     return body, headers
 
 
+def costly_post(headers: dict[str, str], size: int = 228_000) -> tuple[bytes, dict[str, str]]:
+    """A costly check as the desk's page would send it: ``size`` bytes of one-play backgammon
+    fragments written without dice, from an open position (every man a blot or a pair), one in
+    four not legal (tests/test_desk.py's ``costly_fragments``: the same kind of text)."""
+    import json
+
+    from jacquet_notation.engine import ROLLS, legal_plays
+    from jacquet_notation.position import Position
+
+    backgammon = Rules.named("backgammon")
+    counts = [0] * 26
+    for point in range(13, 25):
+        counts[point] = 1
+    counts[22] = counts[23] = counts[24] = 2
+    start = Position.from_counts(counts, list(counts), "white", backgammon.direction)
+    head = f'[Rules "backgammon"]\n[Position "{start.key()}"]\n\n1. ?-?: '
+    parts: list[str] = []
+    number = written = 0
+    while written < size:
+        plays = legal_plays(start, ROLLS[number % len(ROLLS)], backgammon)
+        play = "13/12" if number % 4 == 3 else plays[number * 7 % len(plays)].notation()
+        parts.append(f"{head}{play}\n\n")
+        written += len(parts[-1])
+        number += 1
+    return json.dumps({"text": "".join(parts)}).encode(), headers
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100_000)
@@ -361,6 +391,12 @@ def main() -> None:
     parser.add_argument("--build-only", action="store_true")
     parser.add_argument(
         "--workers", type=int, help="server processes (default: what jacquet serve chooses)"
+    )
+    parser.add_argument(
+        "--costly",
+        type=int,
+        default=0,
+        help="also measure the desk's check while this many clients post costly checks",
     )
     parser.add_argument(
         "--only",
@@ -489,6 +525,38 @@ def main() -> None:
             print(
                 f"{label:<32}{len(latencies):>9}{errors:>7}{median:>11.1f}{p95:>9.1f}"
                 f"{p95 / floor:>12.2f}x"
+            )
+        if args.costly:
+            # the desk's check, one client, for --seconds after N costly checks are posted at
+            # once (the issue's two POSTs); each costly one posted once
+            costly = costly_post(desk[1])
+            spent: list[tuple[list[float], int]] = []
+            background = [
+                threading.Thread(
+                    target=lambda: spent.append(
+                        load(port, lambda rng: CHECK_PATH, 1, 0.001, costly)
+                    )
+                )
+                for _ in range(args.costly)
+            ]
+            for thread in background:
+                thread.start()
+            time.sleep(0.1)  # the costly ones first
+            latencies, errors = load(port, lambda rng: CHECK_PATH, 1, args.seconds, desk)
+            for thread in background:
+                thread.join()
+            label = f"desk check, after {args.costly} costly"
+            median = statistics.median(latencies) * 1000
+            p95 = percentile(latencies, 0.95) * 1000
+            print(
+                f"{label:<32}{len(latencies):>9}{errors:>7}{median:>11.1f}{p95:>9.1f}"
+                f"{p95 / (floor or p95):>12.2f}x"
+            )
+            late = [seconds for latencies, _ in spent for seconds in latencies]
+            refused = sum(errors for _, errors in spent)
+            print(
+                f"{'  the costly checks':<32}{len(late):>9}{refused:>7}"
+                f"{statistics.median(late) * 1000:>11.1f}{percentile(late, 0.95) * 1000:>9.1f}"
             )
     finally:
         process.terminate()

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from .bits import off_count
 from .board_terms import point_name as _point_name
 from .board_terms import side_name as _side_name
+from .budget import check_time, deadline
 from .engine import (
     Play,
     holds_prime,
@@ -232,8 +233,11 @@ class _Replayer:
         if lead is None and first_index == 0 and ordinary_opening and rules.every_die_used:
             lead = _Lead.OPEN
         index = first_index - 1
+        limit = deadline()  # the desk's time budget (none elsewhere): checked between plies
         for offset, written in enumerate(plays):
             index += 1
+            if limit is not None:
+                check_time(limit)
             if lead is _Lead.OPEN and not stopped and written.side != position.turn:
                 # the lead thrown again: its higher thrower, either side, plays next
                 position = position.with_turn(written.side)
@@ -487,6 +491,7 @@ class _Replayer:
         fitting = []
         if following is not None:
             for play in legal_plays(position, dice, self.rules):
+                check_time()  # each a roll inferred for the next play, maybe
                 if self._fits(following, play.position):
                     fitting.append(play)
         message = f"the play of {dice[0]}-{dice[1]} is missing"
@@ -686,6 +691,7 @@ def _playable_roll(position: Position, rules: Rules) -> tuple[int, int] | None:
     """A roll with at least one legal step from ``position``, if there is one."""
     for high in range(6, 0, -1):
         for low in range(high, 0, -1):
+            check_time()
             if any(play.steps for play in legal_plays(position, (high, low), rules)):
                 return (high, low)
     return None

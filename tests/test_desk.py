@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import http.client
+import itertools
 import json
 import re
 import threading
+import time
 import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
@@ -22,13 +24,16 @@ from helpers import corpus_archive, serving
 from jacquet_notation.browse import desk
 from jacquet_notation.browse.desk import MAX_BODY, check_text, setup_position
 from jacquet_notation.browse.server import build_datasette
-from jacquet_notation.engine import legal_plays
-from jacquet_notation.notation import parse_game
+from jacquet_notation.budget import OutOfTime, time_budget
+from jacquet_notation.engine import ROLLS, legal_plays
+from jacquet_notation.notation import parse_game, parse_games
 from jacquet_notation.position import Position
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
 
 TAGS = '[White "Ann"]\n[Black "Bob"]\n\n'
+#: real backgammon match files, the corpus' copies
+MATCHES = Path(__file__).resolve().parent.parent / "corpus" / "valid" / "backgammon-mat"
 JACQUET = Rules.named("jacquet")
 
 
@@ -377,3 +382,167 @@ def test_the_token_is_good_in_every_server_process(archive: Path) -> None:
         body = json.dumps({"text": "1. 6-5: 24/13"}).encode()
         statuses = [_post(opener, f"{base}{desk.CHECK_PATH}", body, headers)[0] for _ in range(24)]
     assert statuses == [200] * 24
+
+
+# -- round two from the world: costly checks end, bad input is a 400, the game at the cursor ----
+
+BACKGAMMON = Rules.named("backgammon")
+
+
+def costly_fragments(size: int) -> str:
+    """``size`` bytes of one-play backgammon fragments written without dice, from an open
+    position (every man a blot or a pair: many rolls and plays to try), one in four not legal."""
+    counts = [0] * 26
+    for point in range(13, 25):
+        counts[point] = 1
+    counts[22] = counts[23] = counts[24] = 2
+    open_position = Position.from_counts(counts, list(counts), "white", BACKGAMMON.direction)
+    head = f'[Rules "backgammon"]\n[Position "{open_position.key()}"]\n\n1. ?-?: '
+    parts: list[str] = []
+    written = 0
+    for number in itertools.count():
+        roll = ROLLS[number % len(ROLLS)]
+        plays = legal_plays(open_position, roll, BACKGAMMON)
+        play = "13/12" if number % 4 == 3 else plays[number * 7 % len(plays)].notation()
+        parts.append(f"{head}{play}\n\n")
+        written += len(parts[-1])
+        if written >= size:
+            return "".join(parts)
+    raise AssertionError  # pragma: no cover
+
+
+@pytest.fixture(scope="module")
+def costly() -> str:
+    return costly_fragments(228_000)  # under MAX_BODY once written as JSON
+
+
+def test_a_costly_check_ends_when_its_answer_is_given_up(
+    archive: Path, costly: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _all_places_free()
+    monkeypatch.setattr(desk, "TIME_LIMIT", 0.5)
+    datasette = build_datasette(archive)
+
+    async def ask() -> Any:
+        page = await datasette.client.get(desk.DESK_PATH)
+        token = page.cookies["ds_csrftoken"]
+        return await datasette.client.post(
+            desk.CHECK_PATH,
+            content=json.dumps({"text": costly}),
+            headers={"content-type": "application/json", "x-csrftoken": token},
+            cookies={"ds_csrftoken": token},
+        )
+
+    # one loop, left open: asyncio.run would wait for a thread that ran on as it closes
+    loop = asyncio.new_event_loop()
+    started = time.monotonic()
+    answer = loop.run_until_complete(ask())
+    answered = time.monotonic() - started
+    assert answer.status_code == 503 and "took longer" in answer.json()["error"]
+    assert answered < 0.5 + desk.GRACE + 1.0
+    # the check gave up at its deadline: its place is free at once, not when its work ends
+    taken = [desk._RUNNING.acquire(timeout=1.0) for _ in range(desk.CHECKS_AT_ONCE)]
+    for took in taken:
+        if took:
+            desk._RUNNING.release()
+    assert all(taken)
+    loop.close()
+
+
+def test_the_budget_stops_the_replay_between_plies_and_nothing_else_has_one() -> None:
+    text = costly_fragments(20_000)
+    started = time.monotonic()
+    with pytest.raises(OutOfTime), time_budget(started + 0.2):
+        check_text(text)
+    assert time.monotonic() - started < 1.0
+    # outside the desk there is no budget: the same text is checked whole
+    assert check_text(text)["errors"]
+
+
+def test_two_costly_checks_do_not_lock_the_desk(server: str, costly: str) -> None:
+    opener, token = _session(server)
+    url = f"{server}{desk.CHECK_PATH}"
+    headers = {"content-type": "application/json", "x-csrftoken": token}
+    body = json.dumps({"text": costly}).encode()
+    assert len(body) <= MAX_BODY
+    answers: list[int] = []
+
+    def costly_post() -> None:
+        answers.append(_post(opener, url, body, headers)[0])
+
+    posts = [threading.Thread(target=costly_post) for _ in range(2)]
+    started = time.monotonic()
+    for post in posts:
+        post.start()
+    for post in posts:
+        post.join(60)
+    # each is answered at its time limit (or sooner), not when its work would have ended
+    assert sorted(answers) in ([503, 503], [200, 503], [200, 200])
+    assert time.monotonic() - started < desk.TIME_LIMIT + desk.GRACE + 5
+    # and the desk is free again at once: a short check is answered, not "busy"
+    small = json.dumps({"text": "1. 6-5: 24/13 6-1: 24/17\n"}).encode()
+    checked = time.monotonic()
+    status, answer = _post(opener, url, small, headers)
+    assert status == 200, answer
+    assert time.monotonic() - checked < desk.TIME_LIMIT
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deep"),
+        (json.dumps({"text": "1. 6-5: 24/13\x00 6-1: 24/17\n"}).encode(), "NUL"),
+        (
+            json.dumps(
+                {"text": '[Position "white 24:1\u00b2; black 24:15; white to move"]\n\n'}
+            ).encode(),
+            "",
+        ),
+        (json.dumps({"setup": {"white": {"\u00b2": 1}, "black": {}}}).encode(), ""),
+    ],
+    ids=["deep-json", "nul", "superscript-record", "superscript-setup"],
+)
+def test_bad_input_is_a_one_line_400(server: str, body: bytes, said: str) -> None:
+    opener, token = _session(server)
+    request = urllib.request.Request(
+        f"{server}{desk.CHECK_PATH}",
+        data=body,
+        headers={"content-type": "application/json", "x-csrftoken": token},
+        method="POST",
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        opener.open(request, timeout=30)
+    assert refused.value.code == 400
+    assert refused.value.headers["content-type"].startswith("application/json")
+    message = json.loads(refused.value.read())["error"]
+    assert message and "\n" not in message and "Traceback" not in message
+    assert said in message
+
+
+def test_a_match_file_shows_the_game_at_the_cursor() -> None:
+    text = (MATCHES / "studio-solnze-lasse.txt").read_text(encoding="utf-8")
+    games = list(parse_games(text))
+    assert len(games) >= 2 and len({game.span.line for game in games}) == 1
+    for game in (games[0], games[1], games[-1]):
+        first = game.plays[0].span
+        answer = check_text(text, first.line, first.column)
+        assert answer["plies"][0]["line"] == first.line
+        assert answer["cursor"]["ply"] == 0
+    # on the match's header, before any game: its first game
+    assert check_text(text, 1, 1)["plies"][0]["line"] == games[0].plays[0].span.line
+
+
+def test_a_match_file_over_http_answers_the_game_at_the_cursor(server: str) -> None:
+    text = (MATCHES / "studio-solnze-lasse.txt").read_text(encoding="utf-8")
+    # the first game's first play: the match's last game was shown wherever the cursor was
+    first = next(iter(parse_games(text))).plays[0].span
+    opener, token = _session(server)
+    body = json.dumps({"text": text, "line": first.line, "column": first.column}).encode()
+    status, answer = _post(
+        opener,
+        f"{server}{desk.CHECK_PATH}",
+        body,
+        {"content-type": "application/json", "x-csrftoken": token},
+    )
+    assert status == 200
+    assert answer["plies"][0]["line"] == first.line

@@ -13,7 +13,7 @@ from helpers import corpus_archive
 
 from jacquet_notation.browse.desk import CHECK_PATH, DESK_PATH
 from jacquet_notation.engine import legal_plays
-from jacquet_notation.notation import parse_game
+from jacquet_notation.notation import parse_game, parse_games
 from jacquet_notation.position import Position
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
@@ -229,3 +229,33 @@ def test_the_endpoint_refuses_a_10_mb_body_and_a_missing_token(page: Any) -> Non
         CHECK_PATH,
     )
     assert statuses == [413, 403, 200]
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """The index in ``text`` of a 1-based line and column."""
+    return sum(len(row) + 1 for row in text.split("\n")[: line - 1]) + column - 1
+
+
+def test_a_pasted_match_file_shows_the_game_at_the_cursor(page: Any) -> None:
+    matches = Path(__file__).resolve().parent.parent / "corpus" / "valid" / "backgammon-mat"
+    match = (matches / "studio-solnze-lasse.txt").read_text(encoding="utf-8")
+    games = [replay(record) for record in parse_games(match)]
+    assert len(games) >= 2
+    text = page.locator("#jacquet-desk-text")
+    text.fill(match)  # pasted whole
+    for game in (games[0], games[-1], games[0]):
+        span = game.plies[0].written.span
+        # the cursor put inside the game's first play, as a click there puts it
+        text.evaluate(
+            "(area, at) => { area.focus(); area.setSelectionRange(at, at);"
+            " area.dispatchEvent(new Event('click')); }",
+            _offset(match, span.line, span.column + 1),
+        )
+        after = game.plies[0].after
+        assert after is not None
+        page.wait_for_function(
+            "key => document.querySelector('#jacquet-desk-board svg')"
+            "?.getAttribute('data-key') === key",
+            arg=after.key(),
+            timeout=5000,
+        )

@@ -8,26 +8,31 @@ read at all, so the page works on any served archive (docs/browse.md, *The trans
 
 What a request may cost is bounded three ways: the body (:data:`MAX_BODY`, refused with 413 from
 its ``Content-Length`` before any of it is read, or as soon as a chunked body passes it), the
-time (:data:`TIME_LIMIT`: the work runs in a thread and the answer is 503 when it is late; a
-late thread cannot be stopped, so at most :data:`CHECKS_AT_ONCE` run in a process, and one
-more waits for a place, answered 503 when none comes), and
-the legal plays listed (:data:`LEGAL_SHOWN`). Datasette's CSRF protection (asgi-csrf) guards every
-POST that carries cookies; the endpoint also demands the token itself, so that a request without
-cookies (which asgi-csrf lets through) is refused too.
+time (:data:`TIME_LIMIT`: the work runs in a thread under a :mod:`...budget` deadline that the
+reading, the replay and the rolls tried check between games, plies and rolls, so a late check
+ends itself and is answered 503; at most :data:`CHECKS_AT_ONCE` run in a process, and one more
+waits for a place, answered 503 when none comes), and the legal plays listed
+(:data:`LEGAL_SHOWN`). Whatever else goes wrong with a request is a one-line 400, never a 500.
+Datasette's CSRF protection (asgi-csrf) guards every POST that carries cookies; the endpoint also
+demands the token itself, so that a request without cookies (which asgi-csrf lets through) is
+refused too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from datasette.utils.asgi import Response
 
 from ..board_terms import Side
+from ..budget import OutOfTime, check_time, time_budget
 from ..engine import legal_plays
 from ..errors import JacquetError, PositionError
 from ..notation import parse_games
@@ -39,13 +44,16 @@ from ..reporting import error_detail
 from ..rules import RULESET_NAMES, Rules
 from .urls import board_prefix, home_url, static_url
 
-#: checks one server process runs at once: a check past the time limit cannot be stopped (a
-#: thread runs on), so at most this many may run on; one more waits for a place a while
+#: checks one server process runs at once (they share one interpreter's lock); one more waits
+#: for a place a while
 CHECKS_AT_ONCE = 2
 #: the largest body the endpoint reads (a record of several hundred turns is under 20 KB)
 MAX_BODY = 256 * 1024
-#: seconds the endpoint gives one check before answering 503
+#: seconds the endpoint gives one check before answering 503: the check's own deadline
 TIME_LIMIT = 2.0
+#: seconds past the deadline the endpoint waits for the check to notice it (one step of the work,
+#: a roll's validation, is milliseconds) before answering 503 all the same
+GRACE = 1.0
 #: the legal plays listed at most (a backgammon double may have hundreds)
 LEGAL_SHOWN = 60
 #: the header the page sends its CSRF token in (asgi-csrf's, as Datasette configures it)
@@ -55,6 +63,12 @@ MEN = 15
 
 DESK_PATH = "/-/transcribe"
 CHECK_PATH = "/-/transcribe/check"
+
+
+_LOG = logging.getLogger(__name__)
+
+#: what a late check answers: the work gave up at its deadline
+_LATE = f"checking took longer than {TIME_LIMIT:g} s: check a shorter part"
 
 
 class _Refused(Exception):
@@ -104,15 +118,15 @@ async def check_view(datasette: Any, request: Any) -> Response:
             answer = setup_position(payload["setup"])
         else:
             text, line, column = _text_and_cursor(payload)
+            limit, deadline = TIME_LIMIT, time.monotonic() + TIME_LIMIT
             try:
                 checked = await asyncio.wait_for(
-                    asyncio.to_thread(_check_if_free, text, line, column), TIME_LIMIT
+                    asyncio.to_thread(_check_if_free, text, line, column, deadline),
+                    limit + GRACE,
                 )
             except TimeoutError:
-                # a thread that started runs on until its check ends, holding its place
-                raise _Refused(
-                    503, f"checking took longer than {TIME_LIMIT:g} s: check a shorter part"
-                ) from None
+                # the thread ends at its next check of the deadline, and gives its place back
+                raise _Refused(503, _LATE) from None
             if checked is None:
                 raise _Refused(503, "the desk is busy with other checks: try again in a moment")
             answer = checked
@@ -121,28 +135,42 @@ async def check_view(datasette: Any, request: Any) -> Response:
                 ply["board"] = f"{prefix}{ply['key']}.svg?before={ply['before']}"
             answer["start_board"] = f"{prefix}{answer['start']}.svg"
     except _Refused as refused:
-        return Response.json(
-            {"error": refused.message},
-            status=refused.status,
-            headers={"cache-control": "no-store"},
-        )
+        return _refusal(refused.status, refused.message)
+    except JacquetError as error:
+        # a text the reader refuses whole (a NUL: not a text file), with its line and column
+        return _refusal(400, str(error).splitlines()[0])
+    except Exception as error:
+        # The boundary: whatever else a request makes go wrong is that request's fault as far
+        # as the page can tell; one line to the page, the traceback to the server's log.
+        _LOG.warning("the desk could not check a request", exc_info=True)
+        first = (str(error).splitlines() or [""])[0][:200]
+        return _refusal(400, f"the desk could not check this: {type(error).__name__}: {first}")
     return Response.json(answer, headers={"cache-control": "no-store"})
+
+
+def _refusal(status: int, message: str) -> Response:
+    return Response.json({"error": message}, status=status, headers={"cache-control": "no-store"})
 
 
 _RUNNING = threading.BoundedSemaphore(CHECKS_AT_ONCE)
 
 
-def _check_if_free(text: str, line: int, column: int) -> dict[str, Any] | None:
-    """:func:`check_text` in its worker thread once a place is free (None when none is soon).
+def _check_if_free(text: str, line: int, column: int, deadline: float) -> dict[str, Any] | None:
+    """:func:`check_text` in its worker thread once a place is free (None when none is soon),
+    under the request's ``deadline`` (``time.monotonic()``): past it the check gives up
+    (:class:`..budget.OutOfTime`), so a late check frees its place within one step of its time.
 
     The place is taken in the thread, not before it: a check cancelled before its thread
     starts (late already) then holds none. Checks that merely overlap wait their turn (one
-    takes milliseconds); places held by late checks for half the time limit make it busy.
+    takes milliseconds); places held by costly checks for half the time limit make it busy.
     """
-    if not _RUNNING.acquire(timeout=TIME_LIMIT / 2):
+    if not _RUNNING.acquire(timeout=max(0.0, min(TIME_LIMIT / 2, deadline - time.monotonic()))):
         return None
     try:
-        return check_text(text, line, column)
+        with time_budget(deadline):
+            return check_text(text, line, column)
+    except OutOfTime:
+        raise _Refused(503, _LATE) from None
     finally:
         _RUNNING.release()
 
@@ -186,6 +214,8 @@ def _payload(body: bytes) -> dict[str, Any]:
         payload = json.loads(body)
     except (UnicodeDecodeError, ValueError):
         raise _Refused(400, "the body is not JSON") from None
+    except RecursionError:
+        raise _Refused(400, "the body is JSON nested too deep") from None
     if not isinstance(payload, dict):
         raise _Refused(400, "the body must be a JSON object")
     return payload
@@ -225,10 +255,14 @@ def check_text(text: str, line: int = 1, column: int = 1) -> dict[str, Any]:
     before its first syntax error, so that the board and the legal plays follow a line being
     typed.
     """
-    records = list(parse_games(text))
+    records = []
+    for record in parse_games(text):
+        check_time()  # under the desk's deadline: give up between games
+        records.append(record)
     errors: list[dict[str, Any]] = []
     replayed: list[ReplayedGame] = []
     for record in records:
+        check_time()
         game = replay(record)
         replayed.append(game)
         for error in game.errors:
@@ -259,11 +293,19 @@ def check_text(text: str, line: int = 1, column: int = 1) -> dict[str, Any]:
 
 
 def _game_at(games: list[ReplayedGame], cursor: _Cursor) -> ReplayedGame | None:
-    """The game whose text holds the cursor: the last one starting at or before it."""
+    """The game whose text holds the cursor: the first starting at or before it that ends at or
+    after it, else (the cursor between games) the last one starting before it.
+
+    The games of a match file all start on its first line (they share its header), so where a
+    game starts does not tell them apart; where each ends does.
+    """
     chosen = games[0] if games else None
     for game in games:
-        if game.record.span.line and game.record.span.line <= cursor.line:
+        span = game.record.span
+        if span.line and span.line <= cursor.line:
             chosen = game
+            if span.end_line >= cursor.line:
+                break
     return chosen
 
 

@@ -4,15 +4,21 @@ without dice"), inferred from the steps and the position alone.
 An engine question, asked with the engine's own validation: a roll fits when ``validate_play``
 accepts the moves with it, so that every rule (the courier, blocks, the higher die, the opponent's
 share under every die used, hits) decides the inference exactly as it decides a play with dice.
+Only the rolls whose dice could make the written distances are asked (:func:`candidate_rolls`):
+a validation costs milliseconds in an open backgammon position, and the steps leave few rolls.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
+from ..board_terms import OFF
+from ..budget import check_time, deadline
 from ..errors import IllegalPlayError
 from ..position import Position
 from ..rules import Rules
+from .facts import facts_of
 from .plays import Play
 from .validate import validate_play
 
@@ -30,10 +36,16 @@ def rolls_for_play(
 ) -> list[tuple[tuple[int, int], Play]]:
     """Every roll with which ``moves`` (and the share) are legal here, with the play each gives.
 
-    Empty when no roll fits; then :func:`why_no_roll` says why, in a player's words.
+    Empty when no roll fits; then :func:`why_no_roll` says why, in a player's words. Asks only
+    the :func:`candidate_rolls` (the same answer as asking all 21:
+    ``tests/test_rolls_candidates.py``), and gives up between rolls once a :mod:`..budget`
+    deadline has passed.
     """
     fits: list[tuple[tuple[int, int], Play]] = []
-    for roll in ROLLS:
+    limit = deadline()
+    for roll in candidate_rolls(moves, opponent_moves, rules):
+        if limit is not None:
+            check_time(limit)
         try:
             play = validate_play(position, roll, moves, rules, opponent_moves)
         except IllegalPlayError:
@@ -63,3 +75,56 @@ def why_no_roll(
             move=refusal.move,
         )
     return IllegalPlayError("no roll allows this play", move=0)  # pragma: no cover
+
+
+def candidate_rolls(
+    moves: Sequence[tuple[int, int]],
+    opponent_moves: Sequence[tuple[int, int]],
+    rules: Rules,
+) -> tuple[tuple[int, int], ...]:
+    """The rolls (in :data:`ROLLS`' order) whose dice could make the written moves' distances.
+
+    A step of a die d moves a man d points (``point - die``), or bears it off with a die at
+    least the point's number; a written move is one or more steps, each die used once, the
+    opponent's share (Versailles) taking its dice from the same roll. So a roll can fit only if
+    the moves' distances can be made of disjoint parts of its dice: exactly, or at least for a
+    move borne off. Every other rule is the engine's, asked for these rolls only. A necessary
+    condition, never a sufficient one: no roll the engine would accept is left out.
+    """
+    written = (*moves, *opponent_moves)
+    distances = tuple(sorted(((start - end, end == OFF) for start, end in written), reverse=True))
+    return _candidates(distances, facts_of(rules).double_steps)
+
+
+@lru_cache(maxsize=4096)
+def _candidates(
+    distances: tuple[tuple[int, bool], ...], double_steps: int
+) -> tuple[tuple[int, int], ...]:
+    """:func:`candidate_rolls` for distances (largest first) and the steps a double gives."""
+    found = []
+    for high, low in ROLLS:
+        dice = (high, double_steps or high, 0, 0) if high == low else (high, 1, low, 1)
+        if _made_of(distances, *dice):
+            found.append((high, low))
+    return tuple(found)
+
+
+def _made_of(
+    distances: tuple[tuple[int, bool], ...], high: int, highs: int, low: int, lows: int
+) -> bool:
+    """Whether each distance is made of its own dice among ``highs`` dice of ``high`` and
+    ``lows`` of ``low`` (a distance borne off: at least its length). A roll has two values at
+    most, so a move's part of it is how many of each it takes."""
+    if not distances:
+        return True
+    (distance, off), rest = distances[0], distances[1:]
+    for taken_high in range(highs + 1):
+        for taken_low in range(lows + 1):
+            if not taken_high and not taken_low:
+                continue
+            made = taken_high * high + taken_low * low
+            if (made == distance or (off and made > distance)) and _made_of(
+                rest, high, highs - taken_high, low, lows - taken_low
+            ):
+                return True
+    return False
