@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
-from .match import GameSummary, check_game, check_next, summarise
+from .match import GameSummary, check_game, check_next, same_match, summarise, unread_summary
 from .notation import GameChunk, parse_chunk
 from .notation import parser as _parser
 from .record import GameRecord
@@ -49,6 +49,9 @@ class GameReport:
     #: the game's match facts (None outside a match), for the checks across games, which
     #: :func:`validate_paths` makes as the reports come out in order; not part of the JSON
     match: GameSummary | None = None
+    #: an unreadable game's place in its match (nothing else of it is known), so that the game
+    #: after it is not checked as the first of the match
+    unread_match: GameSummary | None = None
     #: the lines a check across games may point at (the score line, the first double), by
     #: their number in the file: kept until :func:`validate_paths` has made those checks
     lines: dict[int, str] | None = None
@@ -85,6 +88,7 @@ def report_record(record: GameRecord, rules: Rules | None = None) -> GameReport:
     errors: Sequence[JacquetError] = record.errors
     if errors:
         report.status = "unreadable"  # a record that did not parse is not replayed
+        report.unread_match = unread_summary(record)
     else:
         game = replay(record, rules)
         report.rules = game.rules.name
@@ -136,10 +140,9 @@ def _match_checks(reports: Iterable[GameReport]) -> Iterator[GameReport]:
     for report in reports:
         summary = report.match
         if summary is not None:
-            same = previous is not None and previous.file == summary.file
-            for error in check_next(previous if same else None, summary):
+            for error in check_next(previous if same_match(previous, summary) else None, summary):
                 add_error(report, None, None, error, ())
-        previous = summary
+        previous = summary if summary is not None else report.unread_match
         report.lines = None
         yield report
 
