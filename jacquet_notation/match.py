@@ -366,7 +366,7 @@ def check_next(previous: GameSummary | None, game: GameSummary) -> list[MatchErr
                 "game-order",
                 f"Game {game.number} follows Game {previous.number}: the games of a match are "
                 f"numbered in order, so Game {previous.number + 1} was expected",
-                game.span,
+                game.score_span,
             )
         )
     after = _reached(previous) if previous is not None else None

@@ -110,3 +110,38 @@ def test_the_archive_runs_the_match_checks_validate_runs(
     # a rebuild derives the same statuses again
     assert _jacquet("archive", str(db), "--rebuild").returncode == 1
     assert _archive_statuses(db)[0] == statuses
+
+
+def test_a_first_score_beyond_the_match_length_is_refused() -> None:
+    # gnubg skips such a game as "already over"; exit 0 would hide the contradiction
+    [report] = _reports(DATA / "score-beyond-length.mat")
+    assert [(d["kind"], d["line"]) for d in report.details] == [("score", 9)]
+    assert "the match is to 3 points" in report.errors[0]
+
+
+def test_game_numbers_out_of_order_are_an_error() -> None:
+    assert _kinds(DATA / "games-out-of-order.mat") == [[], ["game-order"]]
+
+
+def test_the_crawford_game_is_unknown_after_an_unreadable_game() -> None:
+    # game 2 (anna at 2 of 3: the Crawford game) cannot be read; game 3's double is allowed
+    reports = _reports(DATA / "crawford-unreadable.mat")
+    assert [r.status for r in reports] == ["valid", "unreadable", "valid"], reports[2].errors
+
+
+def test_a_resignation_beyond_a_backgammon_is_an_error_even_to_win_the_match(
+    tmp_path: Path,
+) -> None:
+    # 9 points with the cube at 2: a resignation states at most 6 (gnubg caps it silently)
+    [report] = _reports(DATA / "resign-beyond-cube.mat")
+    assert [d["kind"] for d in report.details] == ["points"]
+    text = (DATA / "resign-beyond-cube.mat").read_text()
+    for points, status in (("6 points", "valid"), ("3 points", "valid"), ("1004 point", "invalid")):
+        path = tmp_path / "m.mat"
+        path.write_text(text.replace("9 points", points))
+        assert [r.status for r in _reports(path)] == [status]
+    # the match given up (Galaxy): exactly what the winner needed, beyond a backgammon
+    five = text.replace("3 point match", "9 point match")
+    for points, status in (("9 points", "valid"), ("8 points", "invalid")):
+        path.write_text(five.replace("9 points", points))
+        assert [r.status for r in _reports(path)] == [status]
