@@ -49,6 +49,9 @@ class GameReport:
     #: the game's match facts (None outside a match), for the checks across games, which
     #: :func:`validate_paths` makes as the reports come out in order; not part of the JSON
     match: GameSummary | None = None
+    #: what the reading noted without refusing (a match file's line read as cp1252): in the
+    #: JSON form where there is any, never an error
+    notes: list[str] = field(default_factory=list)
     #: an unreadable game's place in its match (nothing else of it is known), so that the game
     #: after it is not checked as the first of the match
     unread_match: GameSummary | None = None
@@ -69,6 +72,7 @@ class GameReport:
             "result": self.result,
             "computed_result": self.computed_result,
             "errors": self.details,
+            **({"notes": self.notes} if self.notes else {}),
         }
 
 
@@ -193,7 +197,12 @@ def _check_chunks(batch: list[GameChunk], rules: Rules | None) -> list[GameRepor
     """Parse and replay a batch of games (in this process or a worker), with the collector
     looking at its youngest generation less often: the games' objects die by reference count."""
     with fewer_collections():
-        return [report_record(parse_chunk(chunk), rules) for chunk in batch]
+        reports = [report_record(parse_chunk(chunk), rules) for chunk in batch]
+        for report, chunk in zip(reports, batch, strict=True):
+            report.notes = [
+                f"line {line}, column {column}: {text}" for line, column, text in chunk.notes
+            ]
+        return reports
 
 
 def _batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:

@@ -222,3 +222,25 @@ def test_cannot_move_followed_by_moves_is_an_error() -> None:
     [report] = _reports(DATA / "cannot-move-then-moves.mat")
     assert report.status == "unreadable"
     assert "expected nothing after Cannot Move, found 13/8" in report.errors[0]
+
+
+def test_a_latin1_header_is_read_as_cp1252_with_a_note() -> None:
+    # gnubg reads the bytes as they are; a UTF-8 reading refused the whole file
+    path = DATA / "fibs-latin1.mat"
+    assert b"Sahl\xe9n" in path.read_bytes()
+    result = _jacquet("validate", "--json", str(path))
+    assert result.returncode == 0, result.stdout
+    [report] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert report["black"] == "Roland Sahlén" and report["status"] == "valid"
+    assert report["notes"] == [
+        "line 3, column 25: not UTF-8 (the byte e9): read as cp1252",
+        "line 8, column 45: not UTF-8 (the byte e9): read as cp1252",
+    ]
+    # an encoding asked for is the encoding: nothing noted
+    asked = _jacquet("validate", "--json", "--encoding", "latin-1", str(path))
+    assert "notes" not in json.loads(asked.stdout.splitlines()[0])
+    try:
+        _as_gnubg_reads(path)
+    except (SystemError, UnicodeDecodeError):
+        # gnubg reads the file, but its Python package cannot hand back a name not in UTF-8
+        pytest.skip("gnubg.match() cannot return the Latin-1 name")

@@ -148,6 +148,12 @@ class _Decoder:
         self.file = file
         self.encoding = info.name
         self.problems: list[tuple[int, int, str]] = []  # line, column, message
+        #: a match file's lines that are not UTF-8 are read as cp1252 (``fallback``), each
+        #: noted (line, column, message) rather than refused: gnubg reads them so
+        self.fallback = False
+        self.notes: list[tuple[int, int, str]] = []
+        #: the bytes of each line that did not decode, by number, until the file's kind is known
+        self.raw: dict[int, tuple[bytes, int, str]] = {}
 
     def lines(self, stream: IO[bytes]) -> Iterator[str]:
         """The lines of the stream, decoded a block at a time (much cheaper than line by line).
@@ -211,6 +217,13 @@ class _Decoder:
             except UnicodeDecodeError as error:
                 column = len(raw[: error.start].decode(self.encoding, "replace")) + 1
                 bad = raw[error.start : error.end].hex(" ")
+                if self.fallback:
+                    self.notes.append((number, column, _note(bad)))
+                    texts.append(_cp1252(raw))
+                    offset += len(raw)
+                    continue
+                if self.encoding == "utf-8" and len(self.raw) < 1_000:
+                    self.raw[number] = (raw, column, bad)
                 self.problems.append(
                     (
                         number,
@@ -222,6 +235,26 @@ class _Decoder:
                 texts.append(raw.decode(self.encoding, "replace"))
             offset += len(raw)
         return "".join(texts)
+
+    def read_as_match_file(self, head: list[str]) -> None:
+        """The stream is a match file: its lines that are not UTF-8 are cp1252 (gnubg reads a
+        Latin-1 ``Sahlén`` in a header), noted; ``head``'s lines (read already) decoded again,
+        and the others as they come (:meth:`recode`)."""
+        if self.encoding != "utf-8":
+            return  # an encoding asked for is the encoding
+        self.fallback = True
+        self.recode(head, 1)
+
+    def recode(self, lines: list[str], first: int) -> None:
+        """Lines ``first``... of a match file decoded again as cp1252 where they were not
+        UTF-8 (decoded before the file's kind was known): each a note, not a problem."""
+        if not self.raw:
+            return
+        for number in [n for n in self.raw if first <= n < first + len(lines)]:
+            raw, column, bad = self.raw.pop(number)
+            lines[number - first] = _cp1252(raw).removesuffix("\n").removesuffix("\r")
+            self.notes.append((number, column, _note(bad)))
+            self.problems = [p for p in self.problems if p[0] != number]
 
     def nul(self, data: bytes, offset: int, number: int) -> None:
         at = data.index(b"\x00")
@@ -240,6 +273,20 @@ class _Decoder:
             line=number,
             column=MAX_LINE + 1,
         )
+
+
+def _cp1252(raw: bytes) -> str:
+    """A line read as cp1252; one holding a byte cp1252 leaves undefined, as Latin-1 (every
+    byte reads)."""
+    try:
+        return raw.decode("cp1252")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def _note(bad: str) -> str:
+    """The note of a line read as cp1252 (a match file's bytes that are not UTF-8)."""
+    return f"not UTF-8 (the byte {bad}): read as cp1252"
 
 
 #: how much of a binary stream is read and decoded at a time
@@ -301,6 +348,9 @@ class GameChunk:
     syntax: str = "jqt"
     #: a match file's header lines (from line 1), which every game of the match shares
     preamble: str = ""
+    #: what the reading noted without refusing (line in the file, column, message): a match
+    #: file's line read as cp1252
+    notes: tuple[tuple[int, int, str], ...] = ()
 
 
 def split_games(
@@ -323,6 +373,8 @@ def split_games(
     games: Iterator[tuple[int, list[str]]]
     if is_match_file(head):
         syntax = "mat"
+        if decoder is not None:
+            decoder.read_as_match_file(head)
         games, preambles = _match_games(lines)
     else:
         games = _games(lines)
@@ -332,13 +384,20 @@ def split_games(
         while chunk and (not chunk[-1] or chunk[-1].isspace()):
             chunk.pop()
         problems: tuple[tuple[int, int, str], ...] = ()
+        if decoder is not None and decoder.fallback:
+            decoder.recode(chunk, first)
         if decoder is not None and decoder.problems:
             last = first + len(chunk) - 1
             problems = tuple(p for p in decoder.problems if p[0] <= last)
             decoder.problems = [p for p in decoder.problems if p[0] > last]
+        notes: tuple[tuple[int, int, str], ...] = ()
+        if decoder is not None and decoder.notes:
+            last = first + len(chunk) - 1
+            notes = tuple(n for n in decoder.notes if n[0] <= last)
+            decoder.notes = [n for n in decoder.notes if n[0] > last]
         text = "\n".join(chunk)
         chunk.clear()  # its lines are not needed while the game is parsed: one copy, not two
-        yield GameChunk(text, first, file, index, problems, syntax, preamble)
+        yield GameChunk(text, first, file, index, problems, syntax, preamble, notes)
 
 
 def _head(lines: Iterator[str]) -> list[str]:
