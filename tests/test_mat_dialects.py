@@ -244,3 +244,54 @@ def test_a_latin1_header_is_read_as_cp1252_with_a_note() -> None:
     except (SystemError, UnicodeDecodeError):
         # gnubg reads the file, but its Python package cannot hand back a name not in UTF-8
         pytest.skip("gnubg.match() cannot return the Latin-1 name")
+
+
+def test_a_cr_only_file_reads_its_games() -> None:
+    # old Mac line ends: read as one line, the file was one valid empty game
+    path = DATA / "cr-only.mat"
+    assert b"\n" not in path.read_bytes()
+    [report] = _reports(path)
+    assert (report.status, report.white, report.plies, report.result) == (
+        "valid",
+        "anna",
+        12,
+        "1-0",
+    )
+    if HAS_GNUBG:  # gnubg reads lines with fgets: one line, no match (its reading refused here)
+        assert _compare().gnubg_import(path)[0] == []
+
+
+def test_a_file_cut_inside_its_header_is_refused(tmp_path: Path) -> None:
+    for text in (
+        (DATA / "cut-in-header.mat").read_text(),  # cut inside a header line
+        '; [Site "x"]\n; [Player 1 "anna"]\n',  # cut after one
+    ):
+        path = tmp_path / "cut.mat"
+        path.write_text(text)
+        result = _jacquet("validate", str(path))
+        assert result.returncode == 1
+        [line] = [line for line in result.stdout.splitlines() if "cut inside its header" in line]
+        assert line.startswith(f"{path}:")
+        assert "Traceback" not in result.stderr
+
+
+def test_several_matches_in_one_file_are_each_read(tmp_path: Path) -> None:
+    # BBGT writes matches one after another; gnubg reads their games as one match (the second
+    # match's header lines skipped), whose scores would then go down
+    path = DATA / "bbgt-two-matches.mat"
+    reports = _reports(path)
+    assert [(r.status, r.white) for r in reports] == [
+        ("valid", "anna"),
+        ("valid", "anna"),
+        ("valid", "carl"),
+    ], [r.errors for r in reports]
+    games = _replayed(path)
+    assert [g.record.tags["Game"] for g in games] == ["1", "2", "1"]
+    assert games[2].record.plays[0].span.line == 25  # each line at its own number
+    db = tmp_path / "a.db"
+    assert _jacquet("archive", str(db), str(path)).returncode == 0
+    with sqlite3.connect(db) as conn:
+        rows = list(conn.execute("SELECT white, game_count, status FROM matches ORDER BY id"))
+    assert rows == [("anna", 2, "valid"), ("carl", 1, "valid")]
+    if HAS_GNUBG:
+        assert len(_compare().gnubg_import(path)[0]) == 3  # gnubg: every game, one match

@@ -11,7 +11,7 @@ from typing import IO, Any
 
 from ..errors import NotationError
 from .grammar import terminal
-from .mat_reader import GAME_LINE, HEADER_LINE, is_match_file
+from .mat_reader import GAME_LINE, HEADER_LINE, LENGTH_LINE, is_match_file
 
 # Cutting a stream into games: a line scanner, much cheaper than the parser, so that an error in
 # one game cannot swallow the next and memory holds one game at a time.
@@ -191,6 +191,10 @@ class _Decoder:
                 text = data.decode(self.encoding)
             except UnicodeDecodeError:
                 text = self.decode_lines(data, offset, number)
+            if "\r" in text and text.count("\r") != text.count("\r\n"):
+                # a CR alone ends a line too (old Mac files): read as one line, a CR-only
+                # file would be one empty game, its real games silently gone
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
             lines = text.split("\n")
             if text.endswith("\n"):
                 lines.pop()
@@ -367,20 +371,22 @@ def split_games(
     else:
         lines = _text_lines(stream, file)  # type: ignore[arg-type]
     head = _head(lines)
+    _check_not_cut(head, lines, file)
     lines = itertools.chain(head, lines)
     syntax, preamble = "jqt", ""
     preambles: list[str] = []
+    current: list[str | None] = [None]
     games: Iterator[tuple[int, list[str]]]
     if is_match_file(head):
         syntax = "mat"
         if decoder is not None:
             decoder.read_as_match_file(head)
-        games, preambles = _match_games(lines)
+        games, preambles, current = _match_games(lines)
     else:
         games = _games(lines)
     for index, (first, chunk) in enumerate(games, 1):
-        if syntax == "mat" and not preamble:
-            preamble = "\n".join(preambles)
+        if syntax == "mat" and (not preamble or current[0] is not None):
+            preamble = current[0] if current[0] is not None else "\n".join(preambles)
         while chunk and (not chunk[-1] or chunk[-1].isspace()):
             chunk.pop()
         problems: tuple[tuple[int, int, str], ...] = ()
@@ -411,19 +417,61 @@ def _head(lines: Iterator[str]) -> list[str]:
     return head
 
 
-def _match_games(lines: Iterable[str]) -> tuple[Iterator[tuple[int, list[str]]], list[str]]:
-    """Cut a match file's lines into games (each from its ``Game N`` line); the list returned
-    fills with the header's lines (before the first game) as the first game is cut."""
+def _check_not_cut(head: list[str], rest: Iterator[str], file: str | None) -> None:
+    """Refuse a match file that ends inside its header: its header lines, then nothing (or a
+    header line cut short), which would read as one valid empty game, the match gone."""
+    written = [(number, line) for number, line in enumerate(head, 1) if line.strip()]
+    if not written or not HEADER_LINE.match(written[0][1]):
+        return
+    number, last = written[-1]
+    if not HEADER_LINE.match(last) and not last.lstrip().startswith(";"):
+        return  # a line of its own after the header: the reading says what it is
+    if not HEADER_LINE.match(last):
+        # a ``; [...`` line after header lines: cut short if nothing follows it
+        peeked = next(rest, None)
+        if peeked is not None:
+            head.append(peeked)  # (the caller chains ``head`` before the rest)
+            return
+    raise NotationError(
+        f"a match file cut inside its header: expected N point match and its games after line "
+        f"{number}, found the end of the file",
+        file=file,
+        line=number,
+        column=len(last) + 1,
+    )
+
+
+def _match_games(
+    lines: Iterable[str],
+) -> tuple[Iterator[tuple[int, list[str]]], list[str], list[str | None]]:
+    """Cut a match file's lines into games (each from its ``Game N`` line); the first list
+    returned fills with the header's lines (before the first game) as the first game is cut.
+
+    A file may hold several matches one after another (BBGT writes them; gnubg reads only the
+    first): a header line or an ``N point match`` line after a game begins the next match, whose
+    header, as the game after it is yielded, is the last list's one item: its lines, after as
+    many blank lines as stand before them in the file (so that every line keeps its number).
+    """
     preamble: list[str] = []
+    current: list[str | None] = [None]  # None: the first match's header, ``preamble``
 
     def games() -> Iterator[tuple[int, list[str]]]:
         chunk: list[str] = []
         first = 0
+        header: list[str] | None = None  # the next match's header lines, while being read
+        header_line = 0
         for number, line in enumerate(lines, 1):
             if GAME_LINE.match(line):
                 if chunk:
                     yield first, chunk
+                if header is not None:
+                    current[0] = "\n" * (header_line - 1) + "\n".join(header)
+                    header = None
                 chunk, first = [line], number
+            elif header is not None:
+                header.append(line)
+            elif chunk and (HEADER_LINE.match(line) or LENGTH_LINE.match(line)):
+                header, header_line = [line], number  # the next match begins
             elif chunk:
                 chunk.append(line)
             else:
@@ -431,4 +479,4 @@ def _match_games(lines: Iterable[str]) -> tuple[Iterator[tuple[int, list[str]]],
         if chunk:
             yield first, chunk
 
-    return games(), preamble
+    return games(), preamble, current
