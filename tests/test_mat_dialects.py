@@ -295,3 +295,11 @@ def test_several_matches_in_one_file_are_each_read(tmp_path: Path) -> None:
     assert rows == [("anna", 2, "valid"), ("carl", 1, "valid")]
     if HAS_GNUBG:
         assert len(_compare().gnubg_import(path)[0]) == 3  # gnubg: every game, one match
+
+
+def test_snowies_illegal_play_is_refused_with_its_reason() -> None:
+    # gnubg sets its board from the position given; a record holds no board set mid-game
+    reports = _reports(DATA / "snowie-illegal-play.mat")
+    assert [r.status for r in reports] == ["unreadable", "valid"]
+    assert [(d["line"], d["column"]) for d in reports[0].details] == [(10, 10)]
+    assert "not Snowie's Illegal play" in reports[0].errors[0]

@@ -56,6 +56,7 @@ _PIECES = re.compile(
     r"|(?P<cannot>Cannot[ \t]+Move)"
     r"|(?P<unknown>\?+)"
     r"|(?P<concede>Concedes)"
+    r"|(?P<illegal>Illegal[ \t]+play\b[^)]*\)?)"
     r"|(?P<number>[0-9]{1,9}\))"
     r"|(?P<other>\S+))",
     re.IGNORECASE,
@@ -99,7 +100,7 @@ def tag_name(name: str) -> str:
 
 
 #: the pieces that belong to the roll before them (anything unknown is a move, refused as one)
-_IN_A_PLAY = frozenset(("move", "other", "cannot", "unknown", "concede"))
+_IN_A_PLAY = frozenset(("move", "other", "cannot", "unknown", "concede", "illegal"))
 #: the pieces read as gnubg reads them, as nothing: ``00: ????`` (resigned before rolling),
 #: ``????`` without dice, ``Concedes`` (the ``Wins`` after it is the resignation)
 _NOTHING = frozenset(("noroll", "unknown", "concede"))
@@ -187,6 +188,16 @@ class _MatGame:
                     which = word.lastgroup or "move"
                     if which == "concede":
                         break  # the play ends: the roll's, its moves (if any) as written
+                    if which == "illegal":
+                        self.error(
+                            "a play, not Snowie's Illegal play (the position an illegal play led"
+                            " to, which gnubg sets the board to: a board set mid-game has no"
+                            " place in a record, so the game is refused)",
+                            word.group(which)[:30],
+                            row,
+                            word.start(which),
+                        )
+                        continue
                     if which == "unknown" and not moves and ending == "pass" and not seen:
                         seen = True  # ``43: ????``: gnubg reads the roll as if bare
                         continue  # (and so does the play's text: ``43:``)
