@@ -91,4 +91,8 @@ def test_replay_names_cube_actions_and_unknown_plays() -> None:
     assert ": pass" not in said
     studio = CORPUS / "valid" / "backgammon-mat" / "studio-solnze-lasse.txt"
     said = runner.invoke(main, ["replay", str(studio), "--game", "2"]).output
-    assert "31... Black 6-1: unknown (the record does not give the play)\n" in said
+    # (``61: ????``, then the resignation: the roll kept unplayed, as gnubg reads it)
+    assert (
+        "31... Black 6-1: (no play written)  [6-1 rolled and not played: the game ends there]\n"
+        in said
+    )
