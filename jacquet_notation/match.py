@@ -42,6 +42,11 @@ class GameSummary:
     first_double: Span | None
     #: the game's span in its file (its first line: where its text begins)
     span: Span | None
+    #: the game's number as written (``Game 3``), if any: the games of a match go up by one
+    number: int | None = None
+    #: the line of its match's length (``5 point match``): a file may hold several matches,
+    #: one after another, and a game is checked only against a game of its own match
+    match_line: int | None = None
 
 
 @dataclass(slots=True)
@@ -131,7 +136,7 @@ def outcome(game: ReplayedGame) -> Outcome:
         return _UNFINISHED
     winner, value, ending, _ = end
     written = parse_result(game.record.result)
-    if written is not None and _agrees(game.record, written, winner, value):
+    if written is not None and _agrees(game.record, written, winner, value, ending):
         return Outcome(winner, max(written), ending, cube.value)
     if ending == "resignation":
         # a result the rules refuse (an error of the game): what it states, up to the most a
@@ -169,17 +174,24 @@ def _end(game: ReplayedGame, cube: _Cube) -> tuple[Side, int, str, str] | None:
     return winner, BACKGAMMON * cube.value, "resignation", why
 
 
-def _agrees(record: GameRecord, written: tuple[int, int], winner: Side, value: int) -> bool:
-    """Whether a written result fits the game's end: the winner, and at most the game's value
-    or, when the game wins the match, anything from what the winner needed up (what real
-    servers write: docs/rules.md, "Matches")."""
+def _agrees(
+    record: GameRecord, written: tuple[int, int], winner: Side, value: int, ending: str
+) -> bool:
+    """Whether a written result fits the game's end (what real servers write: docs/rules.md,
+    "Matches"): the winner, and at most the game's value (a drop's cube, a played-out game's 1,
+    2 or 3 times the cube, a resignation's 1, 2 or 3 times the cube whatever the position), or,
+    when a drop or a game played out wins the match, anything from what the winner needed up.
+    A resignation states its value: never more than a backgammon, but for the match given up
+    (Galaxy's ``Wins 5 point and the match`` at 0-0 of 5: what the winner needed, exactly);
+    ``Wins 4016 point`` is neither (gnubg caps it)."""
     points = max(written)
     said: Side = "white" if written[0] > 0 else "black"
+    resigned = ending == "resignation"
     return (
         said == winner
         and min(written) == 0
         and points >= 1
-        and (points <= value or _wins_match(record, winner, points))
+        and (points <= value or _wins_match(record, winner, points, exactly=resigned))
     )
 
 
@@ -301,8 +313,8 @@ def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
     end = _end(game, cube)
     if end is None:
         return []
-    right, value, _, why = end
-    if not why or _agrees(record, written, right, value):
+    right, value, ending, why = end
+    if not why or _agrees(record, written, right, value, ending):
         return []
     winner: Side = "white" if written[0] > 0 else "black"
     points = max(written)
@@ -323,18 +335,20 @@ def _check_points(game: ReplayedGame, cube: _Cube) -> list[MatchError]:
     ]
 
 
-def _wins_match(record: GameRecord, winner: Side, points: int) -> bool:
-    """Whether ``points`` bring ``winner`` to the match's length (asked only of more points than
-    the game was worth: the header's tags are read then)."""
+def _wins_match(record: GameRecord, winner: Side, points: int, *, exactly: bool = False) -> bool:
+    """Whether ``points`` bring ``winner`` to the match's length (``exactly``: to it and no
+    further); asked only of more points than the game was worth: the header's tags are read
+    then."""
     header = record.match_header()
     if header is None or not header.length or header.score is None:
         return False
     needed = header.length - header.score[0 if winner == "white" else 1]
-    return needed > 0 and points >= needed
+    return needed > 0 and (points == needed if exactly else points >= needed)
 
 
 def summarise(record: GameRecord) -> GameSummary | None:
     """The match facts of one record; None for a game that is not part of a match."""
+    match_span = record.tag_spans.get("Match") if record.tag_spans else None
     return summary_of(
         record.file,
         record.index,
@@ -343,6 +357,40 @@ def summarise(record: GameRecord) -> GameSummary | None:
         score_span=record.tag_spans.get("Score") if record.tag_spans else None,
         first_double=next((p.span for p in record.plays if p.action == "double"), None),
         span=record.span if record.span.line else None,
+        match_line=match_span.line if match_span is not None else None,
+    )
+
+
+def match_summary(record: GameRecord) -> GameSummary | None:
+    """What the checks across games know of a record: a readable one's facts, an unreadable
+    one's place (validate and the archive ask this one question)."""
+    return summarise(record) if not record.errors else unread_summary(record)
+
+
+def match_errors(
+    previous: GameSummary | None, record: GameRecord
+) -> tuple[list[MatchError], GameSummary | None]:
+    """The checks of ``record`` against the game before it (``previous``: its summary, None
+    for none), and the summary the next game is checked against: validate's checks across
+    games, for a reader that holds the records in order (the archive)."""
+    summary = match_summary(record)
+    if summary is None or record.errors:
+        return [], summary
+    return check_next(previous if same_match(previous, summary) else None, summary), summary
+
+
+def unread_summary(record: GameRecord) -> GameSummary | None:
+    """The match facts of a record that could not be read: only where it stands in its match
+    (its score, points and double unknown), so that the next game is not taken for the first
+    of the match: the Crawford game, say, may be this unreadable one."""
+    tags: dict[str, str] = {n: record.tags[n] for n in ("Match", "Game") if n in record.tags}
+    match_span = record.tag_spans.get("Match") if record.tag_spans else None
+    return summary_of(
+        record.file,
+        record.index,
+        tags,
+        None,
+        match_line=match_span.line if match_span is not None else None,
     )
 
 
@@ -355,6 +403,7 @@ def summary_of(
     score_span: Span | None = None,
     first_double: Span | None = None,
     span: Span | None = None,
+    match_line: int | None = None,
 ) -> GameSummary | None:
     """A game's match facts from its tags and result (a record's, or the archive's row's, which
     knows no spans); None without a ``Match`` tag (or one of 0: an unlimited session)."""
@@ -363,6 +412,7 @@ def summary_of(
         return None
     white, _, black = tags.get("Score", "").partition("-")
     white_score, black_score = ascii_int(white), ascii_int(black)
+    number = tags.get("Game", "")
     return GameSummary(
         file=file,
         index=index,
@@ -375,6 +425,19 @@ def summary_of(
         crawford=tags.get("Crawford", "").strip().lower() in _ON,
         first_double=first_double,
         span=span,
+        number=ascii_int(number),
+        match_line=match_line,
+    )
+
+
+def same_match(previous: GameSummary | None, game: GameSummary) -> bool:
+    """Whether ``game`` follows ``previous`` in one match: the same file, the same match of it
+    (a file may hold several, one after another), the games in the file's order."""
+    return (
+        previous is not None
+        and previous.file == game.file
+        and previous.match_line == game.match_line
+        and previous.index < game.index
     )
 
 
@@ -405,32 +468,64 @@ def check_next(previous: GameSummary | None, game: GameSummary) -> list[MatchErr
     """
     errors: list[MatchError] = []
     length = game.length or 0
-    if previous is not None:
-        after = _reached(previous)
-        if after is not None and previous.length and max(after) >= previous.length:
-            return [
-                _error_at(
-                    game,
-                    "match-over",
-                    f"a game after the end of the match: the score reached {after[0]}-{after[1]} "
-                    f"in a {previous.length} point match",
-                    game.score_span,
-                )
-            ]
-        if after is not None and game.score is not None and game.score != after:
-            errors.append(
-                _error_at(
-                    game,
-                    "score",
-                    f"the score before game {game.index} is {game.score[0]}-{game.score[1]}, "
-                    f"but the previous game left it at {after[0]}-{after[1]}",
-                    game.score_span,
-                )
+    if (
+        previous is not None
+        and previous.number is not None
+        and game.number is not None
+        and game.number != previous.number + 1
+    ):
+        errors.append(
+            _error_at(
+                game,
+                "game-order",
+                f"Game {game.number} follows Game {previous.number}: the games of a match are "
+                f"numbered in order, so Game {previous.number + 1} was expected",
+                game.score_span,
             )
+        )
+    after = _reached(previous) if previous is not None else None
+    if (
+        previous is not None
+        and after is not None
+        and previous.length
+        and max(after) >= previous.length
+    ):
+        return [
+            _error_at(
+                game,
+                "match-over",
+                f"a game after the end of the match: the score reached {after[0]}-{after[1]} "
+                f"in a {previous.length} point match",
+                game.score_span,
+            )
+        ]
+    if game.score is not None and length and max(game.score) >= length:
+        # gnubg skips such a game ("the match is already over"): a contradiction, refused
+        return [
+            _error_at(
+                game,
+                "score",
+                f"the score before game {game.index} is {game.score[0]}-{game.score[1]}, "
+                f"but the match is to {length} points: it would be over before the game",
+                game.score_span,
+            )
+        ]
+    if after is not None and game.score is not None and game.score != after:
+        errors.append(
+            _error_at(
+                game,
+                "score",
+                f"the score before game {game.index} is {game.score[0]}-{game.score[1]}, "
+                f"but the previous game left it at {after[0]}-{after[1]}",
+                game.score_span,
+            )
+        )
     if game.crawford and length >= 2 and game.score is not None and game.first_double:
         leader = length - 1 in game.score
+        # the first such game of the match: the previous game's score says so; where it is
+        # unknown (that game unreadable), so is which game was the Crawford game: not checked
         before = previous.score if previous is not None else None
-        first = before is None or length - 1 not in before
+        first = previous is None or (before is not None and length - 1 not in before)
         if leader and first:
             errors.append(
                 _error_at(
@@ -449,6 +544,5 @@ def check_sequence(games: Iterable[GameSummary]) -> Iterator[tuple[GameSummary, 
     """Each game with the match errors found against the one before it in the same file."""
     previous: GameSummary | None = None
     for game in games:
-        same = previous is not None and previous.file == game.file and previous.index < game.index
-        yield game, check_next(previous if same else None, game)
+        yield game, check_next(previous if same_match(previous, game) else None, game)
         previous = game

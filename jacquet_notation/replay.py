@@ -92,6 +92,10 @@ class ReplayedPly:
     #: the rolls a play written without dice fits (docs/notation.md): one when the roll is
     #: inferred, several when the steps leave it open; empty for a play with its dice
     rolls: tuple[tuple[int, int], ...] = ()
+    #: what the replay read into a play the record leaves blank (docs/notation.md)
+    note: str | None = None
+    #: a roll kept without a play: the game ended after it was rolled (gnubg's set dice)
+    unplayed: bool = False
 
     @property
     def side(self) -> Side:
@@ -279,6 +283,14 @@ class _Replayer:
                         # A roll alone: its play is missing where some man could move with it
                         # (else 6-5: alone is an honest pass)
                         passed = self._pass(position, dice)
+                        if passed is None and rules.scoring == "backgammon":
+                            # gnubg's reading of a match file's bare roll: the one legal play
+                            # (FIBS's automove), or, ending the game, a roll left unplayed
+                            passed = self._blank(ply, position, dice, offset == len(plays) - 1)
+                            if passed is not None and not passed.steps:  # left unplayed
+                                ply.play = passed
+                                ply.after = position
+                                continue
                         if passed is None:
                             problem, after = self._missing(written, position, index, plays, offset)
                             ply.error = problem
@@ -473,6 +485,23 @@ class _Replayer:
             return validate_play(position, dice, [], rules)
         except IllegalPlayError:
             return None
+
+    def _blank(
+        self, ply: ReplayedPly, position: Position, dice: tuple[int, int], last: bool
+    ) -> Play | None:
+        """A backgammon roll written alone where some man can move, as gnubg reads it
+        (docs/notation.md, "Match files"): the only legal play, noted on the ply; or, as the
+        game's last ply (a resignation or the end of the file follows), the roll kept unplayed,
+        no man moved (an empty play, noted); None where several plays are legal mid-game."""
+        plays = legal_plays(position, dice, self.rules)
+        if len(plays) == 1:
+            ply.note = f"the only legal play of {dice[0]}-{dice[1]}, left blank: played"
+            return plays[0]
+        if last:
+            ply.note = f"{dice[0]}-{dice[1]} rolled and not played: the game ends there"
+            ply.unplayed = True
+            return Play((), position)
+        return None
 
     def _missing(
         self,

@@ -15,7 +15,15 @@ from typing import Any, Literal
 
 from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
-from .match import GameSummary, check_game, check_next, outcome, summarise
+from .match import (
+    GameSummary,
+    check_game,
+    check_next,
+    outcome,
+    same_match,
+    summarise,
+    unread_summary,
+)
 from .notation import GameChunk, parse_chunk
 from .notation import parser as _parser
 from .record import GameRecord
@@ -53,6 +61,12 @@ class GameReport:
     #: the game's match facts (None outside a match), for the checks across games, which
     #: :func:`validate_paths` makes as the reports come out in order; not part of the JSON
     match: GameSummary | None = None
+    #: what the reading noted without refusing (a match file's line read as cp1252): in the
+    #: JSON form where there is any, never an error
+    notes: list[str] = field(default_factory=list)
+    #: an unreadable game's place in its match (nothing else of it is known), so that the game
+    #: after it is not checked as the first of the match
+    unread_match: GameSummary | None = None
     #: the lines a check across games may point at (the score line, the first double), by
     #: their number in the file: kept until :func:`validate_paths` has made those checks
     lines: dict[int, str] | None = None
@@ -76,6 +90,7 @@ class GameReport:
             "points": self.points,
             "ending": self.ending,
             "errors": self.details,
+            **({"notes": self.notes} if self.notes else {}),
         }
 
 
@@ -95,6 +110,7 @@ def report_record(record: GameRecord, rules: Rules | None = None) -> GameReport:
     errors: Sequence[JacquetError] = record.errors
     if errors:
         report.status = "unreadable"  # a record that did not parse is not replayed
+        report.unread_match = unread_summary(record)
     else:
         game = replay(record, rules)
         report.rules = game.rules.name
@@ -148,10 +164,9 @@ def _match_checks(reports: Iterable[GameReport]) -> Iterator[GameReport]:
     for report in reports:
         summary = report.match
         if summary is not None:
-            same = previous is not None and previous.file == summary.file
-            for error in check_next(previous if same else None, summary):
+            for error in check_next(previous if same_match(previous, summary) else None, summary):
                 add_error(report, None, None, error, ())
-        previous = summary
+        previous = summary if summary is not None else report.unread_match
         report.lines = None
         yield report
 
@@ -204,7 +219,12 @@ def _check_chunks(batch: list[GameChunk], rules: Rules | None) -> list[GameRepor
     """Parse and replay a batch of games (in this process or a worker), with the collector
     looking at its youngest generation less often: the games' objects die by reference count."""
     with fewer_collections():
-        return [report_record(parse_chunk(chunk), rules) for chunk in batch]
+        reports = [report_record(parse_chunk(chunk), rules) for chunk in batch]
+        for report, chunk in zip(reports, batch, strict=True):
+            report.notes = [
+                f"line {line}, column {column}: {text}" for line, column, text in chunk.notes
+            ]
+        return reports
 
 
 def _batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:

@@ -80,8 +80,8 @@ def our_rolls(game: ReplayedGame) -> list[Roll]:
     rolls: list[Roll] = []
     for ply in game.plies:
         dice = ply.written.dice
-        if dice is None or ply.play is None or ply.written.action == "unknown":
-            continue  # gnubg keeps an unknown play's roll as dice set, not as a move
+        if dice is None or ply.play is None or ply.written.action == "unknown" or ply.unplayed:
+            continue  # gnubg keeps an unplayed roll as dice set, not as a move
         steps = net_change((step.start, step.end) for step in ply.play.steps)
         high, low = max(dice), min(dice)
         rolls.append((ply.side, (high, low), position_id(ply.before, ply.side), steps))

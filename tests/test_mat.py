@@ -17,6 +17,7 @@ from jacquet_notation.notation import (
     write_matches,
 )
 from jacquet_notation.record import GameRecord, Move
+from jacquet_notation.replay import replay
 
 MATCHES = Path(__file__).resolve().parent.parent / "corpus" / "valid" / "backgammon-mat"
 GALAXY = MATCHES / "galaxy-1988527.mat"
@@ -99,8 +100,11 @@ def test_a_studio_match_reads_words_repeats_hits_and_unknown_plays() -> None:
     plays = [p for r in solnze for p in r.plays]
     cannot = [p for p in plays if p.text.endswith("Cannot Move")]
     assert cannot and all(p.is_pass and p.dice for p in cannot)
-    unknown = [p for p in plays if p.action == "unknown"]
-    assert [(p.dice, p.text) for p in unknown] == [((6, 1), "61: ????")]
+    # ``61: ????`` (the roll, then the resignation) is read as gnubg reads it: the roll alone,
+    # which the replay keeps unplayed as the game's last ply
+    last = solnze[-1].plays[-1]
+    assert (last.dice, last.text, last.action, last.is_bare_roll) == ((6, 1), "61:", None, True)
+    assert replay(solnze[-1]).plies[-1].unplayed
     assert solnze[-1].result == "1-0"  # a resignation: the game is not over
 
 

@@ -88,8 +88,12 @@ def test_a_match_whose_scores_disagree_is_an_invalid_match(tmp_path: Path) -> No
     status, errors = rows(db, "SELECT status, errors FROM matches")[0]
     assert status == "invalid"
     assert [(e["game"], e["kind"]) for e in json.loads(errors)] == [(2, "score")]
-    # each game is valid on its own: the error is the match's
-    assert {r[0] for r in rows(db, "SELECT status FROM games")} == {"valid"}
+    # the game whose score disagrees is invalid, as validate calls it (the match's error is
+    # its game's too)
+    statuses = (
+        "SELECT g.status FROM occurrences o JOIN games g ON g.id = o.game_id ORDER BY o.game_index"
+    )
+    assert [r[0] for r in rows(db, statuses)] == ["valid", "invalid"]
 
 
 def test_a_games_cube_errors_are_the_games(tmp_path: Path) -> None:

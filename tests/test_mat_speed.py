@@ -72,7 +72,6 @@ COMMON = [
     " 15)  Doubles=>4                        Beavers => 8",
     " 16) 53: 5/0 3/0                  Losses 1 point",
     " 17)  Losses 3 point                Wins 3 point and the match",
-    " 18) 63: Cannot Move 8/5            Doubles => 2",
     " 19)\tWins\t1\tpoints\tand\tthe\tmatch",
 ]
 
@@ -104,6 +103,7 @@ DECLINED = [
     " 18)  Doubles => x",
     " 19)  Cannot Move",
     " 20)  Doubles => 2 8/5",
+    " 21) 63: Cannot Move 8/5            Doubles => 2",  # moves after Cannot Move: an error
     " 21) 62: 8/2 24) 6/1",
     " 22)  Doubles\x0c=> 2",
     " 23)  Beavers =>",

@@ -16,6 +16,11 @@ MATCHES = Path(__file__).resolve().parent.parent / "corpus" / "valid" / "backgam
 def test_cube_actions_are_exported_valid_and_read_back() -> None:
     records = [r for path in sorted(MATCHES.glob("*.*at")) for r in read_games(path)]
     records += list(read_games(MATCHES / "studio-solnze-lasse.txt"))
+    # a match file's ``61: ????`` is the roll alone, as gnubg reads it (docs/notation.md); an
+    # unknown play is a record's ``6-1: unknown``
+    records += list(
+        read_games(io.BytesIO(b'[Rules "backgammon"]\n1. 3-1: 8/5 6/5 6-1: unknown *\n'))
+    )
     assert any(p.action == "unknown" for r in records for p in r.plays)
     out = io.BytesIO()
     write_xml(records, out)

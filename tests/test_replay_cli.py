@@ -93,7 +93,11 @@ def test_replay_names_cube_actions_and_unknown_plays() -> None:
     assert ": pass" not in said
     studio = CORPUS / "valid" / "backgammon-mat" / "studio-solnze-lasse.txt"
     said = runner.invoke(main, ["replay", str(studio), "--game", "2"]).output
-    assert "31... Black 6-1: unknown (the record does not give the play)\n" in said
+    # (``61: ????``, then the resignation: the roll kept unplayed, as gnubg reads it)
+    assert (
+        "31... Black 6-1: (no play written)  [6-1 rolled and not played: the game ends there]\n"
+        in said
+    )
 
 
 def test_replay_of_a_file_with_no_record_says_so_and_writes_nothing(tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ import sqlite_utils
 
 from .._gc import fewer_collections
 from ..errors import JacquetError
-from ..notation import GameChunk, split_games
+from ..match import GameSummary, match_summary
+from ..notation import GameChunk, parse_chunk, split_games
 from ..rules import Rules
 from ..sources import STDIN, file_sha256, record_files, source_name
 from ..wording import plural
@@ -196,20 +197,25 @@ class _Importer:
         # the error lines of each batch, in order; None for a batch the writer reads
         errors: list[list[str] | None] = []
 
+        # the summary of the last game sent, which the next batch's first game is checked
+        # against (validate's checks across games), whichever process derives that batch
+        previous: GameSummary | None = None
+
         def send() -> None:
-            nonlocal games
+            nonlocal games, previous
             number = len(errors)
             if (
                 writer.caught_up()
                 if WRITER_SHARE is None
                 else WRITER_SHARE and number % WRITER_SHARE == WRITER_SHARE - 1
             ):
-                writer.read(number, chunks)
+                writer.read(number, chunks, previous)
                 errors.append(None)
             else:
-                batch, lines = derive_batch(chunks, self.rules, import_id, counts)
+                batch, lines = derive_batch(chunks, self.rules, import_id, counts, previous)
                 errors.append(lines)
                 writer.write(batch)
+            previous = match_summary(parse_chunk(chunks[-1]))  # one game in a batch read again
             games += len(chunks)
             if self.progress is not None:
                 self.progress(len(chunks))

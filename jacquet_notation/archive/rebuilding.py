@@ -7,11 +7,12 @@ import os
 import sqlite_utils
 
 from .._gc import fewer_collections
+from ..match import GameSummary
 from ..rules import Rules
 from . import store
 from .importer import ImportSummary
 from .opening import open_archive
-from .rows import derive, reread
+from .rows import derive_chained, reread
 from .schema import GAME_COLUMNS
 from .store import Store
 
@@ -44,6 +45,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     target = Store(conn)
     last = conn.execute("SELECT coalesce(max(rowid), 0) FROM games").fetchone()[0]
     after = 0
+    previous: GameSummary | None = None  # the game before, for the checks across games
     update = f"UPDATE games SET {', '.join(f'{column} = ?' for column in _REBUILT)} WHERE rowid = ?"
     while True:
         stored = conn.execute(
@@ -57,7 +59,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         updates, turns, counted = [], [], []
         for rowid, old_id, original, file, index, line, import_id in stored:
             record = reread(original or "", file, index or 1, line or 1)
-            derived = derive(record, rules, import_id)
+            derived, previous = derive_chained(record, rules, import_id, previous)
             summary.games += 1
             setattr(summary, derived.status, getattr(summary, derived.status) + 1)
             summary.errors.extend(derived.messages)

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bits import off_count
-from ..errors import JacquetError
-from ..match import check_game, outcome
+from ..errors import JacquetError, MatchError
+from ..match import GameSummary, check_game, match_errors, outcome
 from ..notation import GameChunk, parse_chunk, parse_game, read_games, write_game
 from ..position import Position, key_from_bits, other_point, side_key_bits
 from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
@@ -180,13 +180,29 @@ def _start_row(position: Position) -> PositionRow:
     )
 
 
-def derive(record: GameRecord, rules: Rules | None, import_id: int | None) -> DerivedGame:
+def derive(
+    record: GameRecord,
+    rules: Rules | None,
+    import_id: int | None,
+    across: Sequence[MatchError] = (),
+) -> DerivedGame:
     """Replay ``record`` (under ``rules`` when given, as ``validate --rules`` does), check its
-    cube and points (``match.check_game``: the checks across games are the matches table's),
+    cube and points (``match.check_game``), add ``across``, its errors against the game before
+    it (``match.match_errors``: validate's checks, so that the game's status is validate's),
     and turn it into rows."""
     game = replay(record, rules)
     game.errors.extend(check_game(game))
+    game.errors.extend(across)
     return derive_replayed(record, game, import_id)
+
+
+def derive_chained(
+    record: GameRecord, rules: Rules | None, import_id: int | None, previous: GameSummary | None
+) -> tuple[DerivedGame, GameSummary | None]:
+    """:func:`derive` with the checks across games: the game after ``previous`` (the summary of
+    the game before it, None for none), and the summary for the game after it."""
+    across, summary = match_errors(previous, record)
+    return derive(record, rules, import_id, across), summary
 
 
 def _cube_text(written: WrittenPlay) -> str:
@@ -196,11 +212,19 @@ def _cube_text(written: WrittenPlay) -> str:
 
 
 def derive_batch(
-    chunks: Sequence[GameChunk], rules: Rules | None, import_id: int, counts: dict[str, int]
+    chunks: Sequence[GameChunk],
+    rules: Rules | None,
+    import_id: int,
+    counts: dict[str, int],
+    previous: GameSummary | None = None,
 ) -> tuple[list[DerivedGame], list[str]]:
     """Parse, replay and derive a batch of games as cut from a file (by either process of an
-    import); ``counts`` gains their statuses. The games, and the batch's error lines."""
-    batch = [derive(parse_chunk(chunk), rules, import_id) for chunk in chunks]
+    import), each checked against the one before it (``previous``: the summary of the game
+    before the batch); ``counts`` gains their statuses. The games, and the batch's error lines."""
+    batch = []
+    for chunk in chunks:
+        derived, previous = derive_chained(parse_chunk(chunk), rules, import_id, previous)
+        batch.append(derived)
     for derived in batch:
         counts[derived.status] += 1
     return batch, [line for derived in batch for line in derived.messages]

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import apsw
 
+from ..match import GameSummary
 from ..notation import GameChunk
 from ..rules import Rules
 from . import store
@@ -61,6 +62,8 @@ class ReadBatch:
 
     number: int
     chunks: list[GameChunk]
+    #: the summary of the game before the batch, for the checks across games
+    previous: GameSummary | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,10 +227,12 @@ class _Session:
             except BaseException as error:  # reported when the file ends
                 self.failure = error
 
-    def read(self, number: int, chunks: list[GameChunk]) -> None:
+    def read(self, number: int, chunks: list[GameChunk], previous: GameSummary | None) -> None:
         if self.failure is None:
             try:
-                batch, lines = derive_batch(chunks, self.rules, self.import_id, self.counts)
+                batch, lines = derive_batch(
+                    chunks, self.rules, self.import_id, self.counts, previous
+                )
                 self.messages.append((number, lines))
                 self.added += self.games.write_sightings(batch)
             except BaseException as error:  # reported when the file ends
@@ -292,8 +297,8 @@ def _serve(
                 case WriteBatch(batch):
                     session.write(batch)
                     replies.send(BatchDone(time.process_time()))
-                case ReadBatch(number, chunks):
-                    session.read(number, chunks)
+                case ReadBatch(number, chunks, previous):
+                    session.read(number, chunks, previous)
                     replies.send(BatchDone(time.process_time()))
                 case Begin(name, sha, deferred):
                     replies.send(session.begin(name, sha, deferred))
@@ -415,9 +420,12 @@ class WriterProcess:
         self.send(WriteBatch(batch))
         self.pending += 1
 
-    def read(self, number: int, chunks: list[GameChunk]) -> None:
-        """Have the writer read batch ``number`` itself (see :data:`.importer.WRITER_SHARE`)."""
-        self.send(ReadBatch(number, chunks))
+    def read(
+        self, number: int, chunks: list[GameChunk], previous: GameSummary | None = None
+    ) -> None:
+        """Have the writer read batch ``number`` itself (see :data:`.importer.WRITER_SHARE`),
+        its first game checked against ``previous``."""
+        self.send(ReadBatch(number, chunks, previous))
         self.pending += 1
 
     def finish(

@@ -36,7 +36,8 @@ def _heading(ply: ReplayedPly) -> str:
         as_written = "unknown (the record does not give the play)"
     as_written = as_written or ("(no play written)" if written.is_bare_roll else "pass")
     resolved = f"  (as played: {played})" if played and played != as_written else ""
-    return f"{number} {side} {dice}: {as_written}{resolved}"
+    noted = f"  [{ply.note}]" if ply.note else ""  # a blank read as gnubg reads it
+    return f"{number} {side} {dice}: {as_written}{resolved}{noted}"
 
 
 @click.command()

@@ -11,7 +11,7 @@ from typing import IO, Any
 
 from ..errors import NotationError
 from .grammar import terminal
-from .mat_reader import GAME_LINE, HEADER_LINE, is_match_file
+from .mat_reader import GAME_LINE, HEADER_LINE, LENGTH_LINE, is_match_file
 
 # Cutting a stream into games: a line scanner, much cheaper than the parser, so that an error in
 # one game cannot swallow the next and memory holds one game at a time.
@@ -148,6 +148,12 @@ class _Decoder:
         self.file = file
         self.encoding = info.name
         self.problems: list[tuple[int, int, str]] = []  # line, column, message
+        #: a match file's lines that are not UTF-8 are read as cp1252 (``fallback``), each
+        #: noted (line, column, message) rather than refused: gnubg reads them so
+        self.fallback = False
+        self.notes: list[tuple[int, int, str]] = []
+        #: the bytes of each line that did not decode, by number, until the file's kind is known
+        self.raw: dict[int, tuple[bytes, int, str]] = {}
 
     def lines(self, stream: IO[bytes]) -> Iterator[str]:
         """The lines of the stream, decoded a block at a time (much cheaper than line by line).
@@ -185,6 +191,10 @@ class _Decoder:
                 text = data.decode(self.encoding)
             except UnicodeDecodeError:
                 text = self.decode_lines(data, offset, number)
+            if "\r" in text and text.count("\r") != text.count("\r\n"):
+                # a CR alone ends a line too (old Mac files): read as one line, a CR-only
+                # file would be one empty game, its real games silently gone
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
             lines = text.split("\n")
             if text.endswith("\n"):
                 lines.pop()
@@ -211,6 +221,13 @@ class _Decoder:
             except UnicodeDecodeError as error:
                 column = len(raw[: error.start].decode(self.encoding, "replace")) + 1
                 bad = raw[error.start : error.end].hex(" ")
+                if self.fallback:
+                    self.notes.append((number, column, _note(bad)))
+                    texts.append(_cp1252(raw))
+                    offset += len(raw)
+                    continue
+                if self.encoding == "utf-8" and len(self.raw) < 1_000:
+                    self.raw[number] = (raw, column, bad)
                 self.problems.append(
                     (
                         number,
@@ -222,6 +239,26 @@ class _Decoder:
                 texts.append(raw.decode(self.encoding, "replace"))
             offset += len(raw)
         return "".join(texts)
+
+    def read_as_match_file(self, head: list[str]) -> None:
+        """The stream is a match file: its lines that are not UTF-8 are cp1252 (gnubg reads a
+        Latin-1 ``Sahlén`` in a header), noted; ``head``'s lines (read already) decoded again,
+        and the others as they come (:meth:`recode`)."""
+        if self.encoding != "utf-8":
+            return  # an encoding asked for is the encoding
+        self.fallback = True
+        self.recode(head, 1)
+
+    def recode(self, lines: list[str], first: int) -> None:
+        """Lines ``first``... of a match file decoded again as cp1252 where they were not
+        UTF-8 (decoded before the file's kind was known): each a note, not a problem."""
+        if not self.raw:
+            return
+        for number in [n for n in self.raw if first <= n < first + len(lines)]:
+            raw, column, bad = self.raw.pop(number)
+            lines[number - first] = _cp1252(raw).removesuffix("\n").removesuffix("\r")
+            self.notes.append((number, column, _note(bad)))
+            self.problems = [p for p in self.problems if p[0] != number]
 
     def nul(self, data: bytes, offset: int, number: int) -> None:
         at = data.index(b"\x00")
@@ -240,6 +277,20 @@ class _Decoder:
             line=number,
             column=MAX_LINE + 1,
         )
+
+
+def _cp1252(raw: bytes) -> str:
+    """A line read as cp1252; one holding a byte cp1252 leaves undefined, as Latin-1 (every
+    byte reads)."""
+    try:
+        return raw.decode("cp1252")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def _note(bad: str) -> str:
+    """The note of a line read as cp1252 (a match file's bytes that are not UTF-8)."""
+    return f"not UTF-8 (the byte {bad}): read as cp1252"
 
 
 #: how much of a binary stream is read and decoded at a time
@@ -301,6 +352,9 @@ class GameChunk:
     syntax: str = "jqt"
     #: a match file's header lines (from line 1), which every game of the match shares
     preamble: str = ""
+    #: what the reading noted without refusing (line in the file, column, message): a match
+    #: file's line read as cp1252
+    notes: tuple[tuple[int, int, str], ...] = ()
 
 
 def split_games(
@@ -317,28 +371,39 @@ def split_games(
     else:
         lines = _text_lines(stream, file)  # type: ignore[arg-type]
     head = _head(lines)
+    _check_not_cut(head, lines, file)
     lines = itertools.chain(head, lines)
     syntax, preamble = "jqt", ""
     preambles: list[str] = []
+    current: list[str | None] = [None]
     games: Iterator[tuple[int, list[str]]]
     if is_match_file(head):
         syntax = "mat"
-        games, preambles = _match_games(lines)
+        if decoder is not None:
+            decoder.read_as_match_file(head)
+        games, preambles, current = _match_games(lines)
     else:
         games = _games(lines)
     for index, (first, chunk) in enumerate(games, 1):
-        if syntax == "mat" and not preamble:
-            preamble = "\n".join(preambles)
+        if syntax == "mat" and (not preamble or current[0] is not None):
+            preamble = current[0] if current[0] is not None else "\n".join(preambles)
         while chunk and (not chunk[-1] or chunk[-1].isspace()):
             chunk.pop()
         problems: tuple[tuple[int, int, str], ...] = ()
+        if decoder is not None and decoder.fallback:
+            decoder.recode(chunk, first)
         if decoder is not None and decoder.problems:
             last = first + len(chunk) - 1
             problems = tuple(p for p in decoder.problems if p[0] <= last)
             decoder.problems = [p for p in decoder.problems if p[0] > last]
+        notes: tuple[tuple[int, int, str], ...] = ()
+        if decoder is not None and decoder.notes:
+            last = first + len(chunk) - 1
+            notes = tuple(n for n in decoder.notes if n[0] <= last)
+            decoder.notes = [n for n in decoder.notes if n[0] > last]
         text = "\n".join(chunk)
         chunk.clear()  # its lines are not needed while the game is parsed: one copy, not two
-        yield GameChunk(text, first, file, index, problems, syntax, preamble)
+        yield GameChunk(text, first, file, index, problems, syntax, preamble, notes)
 
 
 def _head(lines: Iterator[str]) -> list[str]:
@@ -352,19 +417,61 @@ def _head(lines: Iterator[str]) -> list[str]:
     return head
 
 
-def _match_games(lines: Iterable[str]) -> tuple[Iterator[tuple[int, list[str]]], list[str]]:
-    """Cut a match file's lines into games (each from its ``Game N`` line); the list returned
-    fills with the header's lines (before the first game) as the first game is cut."""
+def _check_not_cut(head: list[str], rest: Iterator[str], file: str | None) -> None:
+    """Refuse a match file that ends inside its header: its header lines, then nothing (or a
+    header line cut short), which would read as one valid empty game, the match gone."""
+    written = [(number, line) for number, line in enumerate(head, 1) if line.strip()]
+    if not written or not HEADER_LINE.match(written[0][1]):
+        return
+    number, last = written[-1]
+    if not HEADER_LINE.match(last) and not last.lstrip().startswith(";"):
+        return  # a line of its own after the header: the reading says what it is
+    if not HEADER_LINE.match(last):
+        # a ``; [...`` line after header lines: cut short if nothing follows it
+        peeked = next(rest, None)
+        if peeked is not None:
+            head.append(peeked)  # (the caller chains ``head`` before the rest)
+            return
+    raise NotationError(
+        f"a match file cut inside its header: expected N point match and its games after line "
+        f"{number}, found the end of the file",
+        file=file,
+        line=number,
+        column=len(last) + 1,
+    )
+
+
+def _match_games(
+    lines: Iterable[str],
+) -> tuple[Iterator[tuple[int, list[str]]], list[str], list[str | None]]:
+    """Cut a match file's lines into games (each from its ``Game N`` line); the first list
+    returned fills with the header's lines (before the first game) as the first game is cut.
+
+    A file may hold several matches one after another (BBGT writes them; gnubg reads only the
+    first): a header line or an ``N point match`` line after a game begins the next match, whose
+    header, as the game after it is yielded, is the last list's one item: its lines, after as
+    many blank lines as stand before them in the file (so that every line keeps its number).
+    """
     preamble: list[str] = []
+    current: list[str | None] = [None]  # None: the first match's header, ``preamble``
 
     def games() -> Iterator[tuple[int, list[str]]]:
         chunk: list[str] = []
         first = 0
+        header: list[str] | None = None  # the next match's header lines, while being read
+        header_line = 0
         for number, line in enumerate(lines, 1):
             if GAME_LINE.match(line):
                 if chunk:
                     yield first, chunk
+                if header is not None:
+                    current[0] = "\n" * (header_line - 1) + "\n".join(header)
+                    header = None
                 chunk, first = [line], number
+            elif header is not None:
+                header.append(line)
+            elif chunk and (HEADER_LINE.match(line) or LENGTH_LINE.match(line)):
+                header, header_line = [line], number  # the next match begins
             elif chunk:
                 chunk.append(line)
             else:
@@ -372,4 +479,4 @@ def _match_games(lines: Iterable[str]) -> tuple[Iterator[tuple[int, list[str]]],
         if chunk:
             yield first, chunk
 
-    return games(), preamble
+    return games(), preamble, current

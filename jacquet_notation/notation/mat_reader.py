@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import replace
 from typing import Literal, NamedTuple
 
 from ..errors import NotationError
@@ -45,7 +44,8 @@ _NUMBER = re.compile(r"[ \t]*([0-9]{1,9})\)")
 #: the pieces of a line's columns, in the order tried, each with the spaces before it (so that
 #: a scan does not try every alternative at every space of a column's padding)
 _PIECES = re.compile(
-    r"[ \t]*(?:(?P<roll>[0-9]{2}:)"
+    r"[ \t]*(?:(?P<noroll>00:(?:[ \t]*\?+)?)"
+    r"|(?P<roll>[0-9]{2}:)"
     r"|(?P<move>(?:[0-9]{1,2}|bar|off)\*?/\S*)"
     r"|(?P<double>Doubles[ \t]*=>[ \t]*(?P<dv>[0-9]{1,9}))"
     r"|(?P<beaver>Beavers(?:[ \t]*=>[ \t]*(?P<bv>[0-9]{1,9}))?)"
@@ -55,6 +55,8 @@ _PIECES = re.compile(
     r"|(?P<losses>Losses[ \t]+(?P<ln>[0-9]{1,9})[ \t]+points?)"
     r"|(?P<cannot>Cannot[ \t]+Move)"
     r"|(?P<unknown>\?+)"
+    r"|(?P<concede>Concedes)"
+    r"|(?P<illegal>Illegal[ \t]+play\b[^)]*\)?)"
     r"|(?P<number>[0-9]{1,9}\))"
     r"|(?P<other>\S+))",
     re.IGNORECASE,
@@ -98,7 +100,10 @@ def tag_name(name: str) -> str:
 
 
 #: the pieces that belong to the roll before them (anything unknown is a move, refused as one)
-_IN_A_PLAY = frozenset(("move", "other", "cannot", "unknown"))
+_IN_A_PLAY = frozenset(("move", "other", "cannot", "unknown", "concede", "illegal"))
+#: the pieces read as gnubg reads them, as nothing: ``00: ????`` (resigned before rolling),
+#: ``????`` without dice, ``Concedes`` (the ``Wins`` after it is the resignation)
+_NOTHING = frozenset(("noroll", "unknown", "concede"))
 #: the pieces that stand alone (any other is an error where a roll's play cannot hold it)
 _OTHER_PIECES = frozenset(("double", "beaver", "take", "drop", "wins", "losses", "number"))
 #: the pieces besides rolls and moves that the quick path reads: none can be an error there
@@ -169,31 +174,50 @@ class _MatGame:
             at += 1
             column = match.start(kind)  # after the spaces before it
             side: Side = "black" if plies or column >= side_of - 3 else "white"
+            if kind in _NOTHING:
+                continue
             if kind == "roll":
                 plies += 1
                 moves: list[Move] = []
                 end = match.end()
                 ending = "pass"
+                seen = False  # the ``????`` after the roll
                 while at < len(matches) and matches[at].lastgroup in _IN_A_PLAY:
                     word = matches[at]
                     at += 1
-                    end = word.end()
                     which = word.lastgroup or "move"
-                    if which == "move" or which == "other":
+                    if which == "concede":
+                        break  # the play ends: the roll's, its moves (if any) as written
+                    if which == "illegal":
+                        self.error(
+                            "a play, not Snowie's Illegal play (the position an illegal play led"
+                            " to, which gnubg sets the board to: a board set mid-game has no"
+                            " place in a record, so the game is refused)",
+                            word.group(which)[:30],
+                            row,
+                            word.start(which),
+                        )
+                        continue
+                    if which == "unknown" and not moves and ending == "pass" and not seen:
+                        seen = True  # ``43: ????``: gnubg reads the roll as if bare
+                        continue  # (and so does the play's text: ``43:``)
+                    end = word.end()
+                    if (which == "move" or which == "other") and ending == "pass":
                         self.moves(row, word.start(which), word.group(which), moves)
-                    elif moves or ending != "pass":
+                    elif ending == "cannot" and which in ("move", "other"):
+                        found_word = word.group(which)[:30]
+                        self.error("nothing after Cannot Move", found_word, row, word.start(which))
+                    elif moves or ending != "pass" or which == "unknown":
                         found_word = word.group(which)
                         self.error("a move such as 24/18", found_word, row, word.start(which))
                     else:
-                        ending = "unknown" if which == "unknown" else "cannot"
+                        ending = "cannot"
                 rolled = match.group(kind)
                 dice = _ROLLS.get(rolled)
                 if dice is None:
                     dice = self.dice(row, column, rolled)
                 span = _new_tuple(Span, (line, column + 1, line, end))
                 play = _new_play(side, turn, dice, tuple(moves), text[column:end], span)
-                if ending == "unknown":
-                    play = replace(play, action="unknown")
                 found.append(_Piece(column, "ply", play))
             elif kind in _OTHER_PIECES:
                 piece = self.other_piece(row, match, kind, side, turn)
@@ -273,8 +297,8 @@ class _MatGame:
             if shape is None:
                 shape = _shape(word)
             if shape:
-                if column < 0:
-                    return None
+                if column < 0 or cannot:
+                    return None  # (after "Cannot Move": the scan's error)
                 span = new(Span, (line, where + 1, line, at))
                 for move in shape:
                     moves.append(new(Move, (*move, span)))
