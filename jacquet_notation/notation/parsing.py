@@ -41,7 +41,8 @@ def parse_chunk(chunk: GameChunk) -> GameRecord:
     else:
         record = _parse_chunk(chunk.text, chunk.first_line, chunk.file, chunk.index)
     if chunk.problems:
-        reader = _GameReader(record.text, chunk.first_line, chunk.file, chunk.index)
+        # the chunk's own lines, from its first line (a match game's record text has a header)
+        reader = _GameReader(chunk.text, chunk.first_line, chunk.file, chunk.index)
         for line, column, message in chunk.problems:
             record.errors.append(
                 reader.make_error("expected " + message, line - chunk.first_line + 1, column)
