@@ -13,10 +13,13 @@ import os
 import sqlite3
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-from helpers import one, rows
+from helpers import one, rows, serving
+from lxml import html
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
 from jacquet_notation.notation import read_games
@@ -201,3 +204,20 @@ def test_an_archive_of_version_5_is_migrated_to_groups(tmp_path: Path) -> None:
     assert kinds == {"duplicates": "view"}
     assert rows(db, "SELECT game_id, other_id, reason FROM duplicates ORDER BY 1, 2") == expected
     assert "gap" in {r[1] for r in rows(db, "PRAGMA table_info(games)")}
+
+
+def test_the_game_page_links_the_games_that_share_its_plays(tmp_path: Path) -> None:
+    db = tmp_path / "copies.db"
+    import_paths(db, [str(_copies(tmp_path, 3))])
+    import_paths(db, [str(CORPUS_MATCHES / "galaxy-1988527.mat")])  # games of another group
+    ids = [r[0] for r in rows(db, "SELECT id FROM games WHERE event = 'Copies' ORDER BY rowid")]
+    lonely = one(db, "SELECT id FROM games WHERE event IS NOT 'Copies' AND plies > 0 LIMIT 1")
+    with serving([str(db)], tmp_path) as server:
+        with urllib.request.urlopen(f"{server}/copies/-/game/{ids[0]}", timeout=30) as response:
+            tree: Any = html.fromstring(response.read())
+        links = [str(link) for link in tree.xpath("//section[@class='jacquet-shares']//a/@href")]
+        assert sorted(link.rsplit("/", 1)[1] for link in links) == sorted(ids[1:])
+        assert "2 other games share" in tree.text_content()
+        with urllib.request.urlopen(f"{server}/copies/-/game/{lonely}", timeout=30) as response:
+            alone: Any = html.fromstring(response.read())
+        assert alone.xpath("//section[@class='jacquet-shares']") == []
