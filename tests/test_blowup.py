@@ -221,3 +221,54 @@ def test_the_game_page_links_the_games_that_share_its_plays(tmp_path: Path) -> N
         with urllib.request.urlopen(f"{server}/copies/-/game/{lonely}", timeout=30) as response:
             alone: Any = html.fromstring(response.read())
         assert alone.xpath("//section[@class='jacquet-shares']") == []
+
+
+# -- 3. a match game's size, capped as a .jqt game's --------------------------------------------
+
+MAT_HEADER = '; [Player 1 "Ann"]\n; [Player 2 "Bob"]\n\n0 point match\n\n'
+
+
+def _mat_game(number: int, lines: int) -> str:
+    body = "".join(
+        f"  {n}) 31: 8/5 6/5                 63: 24/18 18/15\n" for n in range(1, lines + 1)
+    )
+    return f" Game {number}\n Ann : 0                          Bob : 0\n{body}\n"
+
+
+def test_a_match_game_past_the_plays_limit_is_one_error_and_the_others_are_read(
+    tmp_path: Path,
+) -> None:
+    from jacquet_notation.notation.parsing import MAX_PLAYS_TEXT
+
+    big_lines = MAX_PLAYS_TEXT // 30 + 10  # each line ~32 characters of plays, runs as one
+    path = tmp_path / "huge.mat"
+    text = MAT_HEADER + _mat_game(1, 3) + _mat_game(2, big_lines) + _mat_game(3, 3)
+    path.write_text(text, encoding="utf-8")
+    records = list(read_games(path))
+    assert [r.index for r in records] == [1, 2, 3]
+    assert not any(
+        "characters of plays" in str(e) for r in (records[0], records[2]) for e in r.errors
+    )
+    (limit,) = [e for e in records[1].errors if "characters of plays" in str(e)]
+    assert records[1].errors == [limit] and records[1].plays == []
+    assert records[1].tags["White"] == "Ann" and records[1].tags["Game"] == "2"
+    lines = text.split("\n")
+    assert limit.line is not None and limit.column is not None
+    assert lines.index(" Game 2") + 1 < limit.line < lines.index(" Game 3")
+    assert records[1].text_line(limit.line) == lines[limit.line - 1]
+    done = jacquet("validate", "--json", "--jobs", "1", str(path))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    reports = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["status"] for r in reports][1] == "unreadable"
+    assert reports[1]["errors"][0]["line"] == limit.line
+
+
+def test_a_match_game_under_the_plays_limit_is_read(tmp_path: Path) -> None:
+    from jacquet_notation.notation.parsing import MAX_PLAYS_TEXT
+
+    lines = MAX_PLAYS_TEXT // 40  # under the limit however the spaces are counted
+    path = tmp_path / "long.mat"
+    path.write_text(MAT_HEADER + _mat_game(1, lines), encoding="utf-8")
+    (record,) = read_games(path)
+    assert not any("characters of plays" in str(e) for e in record.errors)
+    assert len(record.plays) > lines

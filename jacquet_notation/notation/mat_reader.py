@@ -614,7 +614,12 @@ def parse_mat_game(
         tags, spans, header_errors = cached[0], cached[1], []
     reader = _MatGame(file, index, first_line, text.split("\n"))
     reader.errors.extend(header_errors)
-    record = reader.read(tags, spans)
+    return with_text(reader.read(tags, spans), text, first_line, preamble)
+
+
+def with_text(record: GameRecord, text: str, first_line: int, preamble: str) -> GameRecord:
+    """``record`` given its text: the header then the game's ``text`` (from ``first_line`` of
+    the file), the lines between left out as its ``gap``, its span from line 1."""
     if preamble:
         rows = preamble.count("\n") + 1
         record.text = preamble + "\n" + text
