@@ -18,10 +18,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
 from helpers import one, rows, serving
 from lxml import html
 
-from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
+from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild, store
 from jacquet_notation.notation import read_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -272,3 +273,55 @@ def test_a_match_game_under_the_plays_limit_is_read(tmp_path: Path) -> None:
     (record,) = read_games(path)
     assert not any("characters of plays" in str(e) for e in record.errors)
     assert len(record.plays) > lines
+
+
+# -- 4. an import's growth, capped --------------------------------------------------------------
+
+
+def test_a_file_growing_the_archive_past_its_cap_is_rolled_back_and_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, middle, last = tmp_path / "a.jqt", tmp_path / "b.mat", tmp_path / "c.jqt"
+    first.write_text(COPY.format(n=1), encoding="utf-8")
+    big_match(tmp_path, 80).rename(middle)
+    last.write_text(COPY.format(n=2).replace("Ann", "Cy"), encoding="utf-8")
+    refused_size = middle.stat().st_size
+    # the cap of the middle file only is tiny: what the real cap does to a file that blows up
+    real_cap = store.growth_cap
+    monkeypatch.setattr(
+        store, "growth_cap", lambda size: 1000 if size == refused_size else real_cap(size)
+    )
+    db, alone = tmp_path / "a.db", tmp_path / "alone.db"
+    summary = import_paths(db, [str(first), str(middle), str(last)])
+    import_paths(alone, [str(first), str(last)])
+    assert summary.files == 3 and summary.unreadable_files == 1 and not summary.ok
+    (line,) = [e for e in summary.errors if "not imported" in e]
+    assert line.startswith(f"{middle}: not imported: it would grow the archive by more than 1,000")
+    assert "\n" not in line
+    # nothing of it kept but its imports row; the other two files as if imported alone
+    assert rows(db, "SELECT status, error, games FROM imports WHERE path = ?", str(middle)) == [
+        ("unreadable", line, 0)
+    ]
+    for table in ("games", "turns", "positions", "players", "occurrences", "matches"):
+        count = f"SELECT count(*) FROM {table}"
+        assert one(db, count) == one(alone, count), table
+    # importing it again skips it, and says the same
+    again = import_paths(db, [str(middle)])
+    assert again.skipped_files == 1 and line in again.errors
+
+
+def test_real_collections_stay_well_inside_the_growth_cap(tmp_path: Path) -> None:
+    for folder in (CORPUS_MATCHES, ROOT / "corpus" / "valid"):
+        files = [p for p in folder.iterdir() if p.suffix in (".jqt", ".mat", ".txt")]
+        size = sum(p.stat().st_size for p in files)
+        db = tmp_path / f"{folder.name}.db"
+        open_archive(db).close()
+        empty = db.stat().st_size
+        summary = import_paths(db, [str(p) for p in files])
+        assert summary.unreadable_files == 0
+        with sqlite3.connect(db) as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        grown = db.stat().st_size - empty
+        assert grown < store.growth_cap(size) and grown < store.GROWTH_FACTOR / 2 * size + (
+            store.GROWTH_ALLOWANCE
+        )

@@ -33,6 +33,27 @@ BATCH = 32
 #: process writes one file at a time, and a file of 100,000 games takes about three minutes
 WAIT_SECONDS: float = 600.0
 
+#: how far one file's import may grow the archive: this many times the file's bytes, plus the
+#: allowance below (docs/archive.md, "Growth"). Real collections grow it 12 to 15 times their
+#: text; a file that would grow it past the cap is rolled back and refused in one line, so that
+#: whoever may drop a file in a folder ``jacquet serve`` imports cannot fill the disk with it.
+GROWTH_FACTOR = 40
+#: what any file may add besides (a small file's rows still fill whole pages of each table)
+GROWTH_ALLOWANCE = 16 * 1024 * 1024
+
+
+def growth_cap(input_bytes: int) -> int:
+    """The most bytes the import of a file of ``input_bytes`` may grow the archive by."""
+    return GROWTH_FACTOR * max(input_bytes, 0) + GROWTH_ALLOWANCE
+
+
+def archive_bytes(conn: Connection | apsw.Connection) -> int:
+    """The archive's size as this connection sees it, its transaction's pages included."""
+    pages = next(iter(conn.execute("PRAGMA page_count")))[0]
+    size = next(iter(conn.execute("PRAGMA page_size")))[0]
+    return int(pages) * int(size)
+
+
 #: a connection rows are written through: Python's own (sqlite-utils' connection, for a rebuild
 #: or a migration), or APSW's (the writer process of an import, see :func:`connect_writer`).
 #: Only what both offer is used: ``execute``, ``executemany``, ``fetchone``/``fetchall``,
