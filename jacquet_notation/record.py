@@ -252,6 +252,13 @@ class GameRecord:
     text: str = field(default="", compare=False, repr=False)
     gap: tuple[int, int] = field(default=(0, 0), compare=False, repr=False)
 
+    @property
+    def own_line(self) -> int:
+        """The file's line where the game's own lines begin: after a match file's header (which
+        every game of the match holds from line 1), else the text's first line."""
+        rows, left_out = self.gap
+        return (self.span.line or 1) + rows + left_out if rows else self.span.line
+
     def text_row(self, line: int | None) -> int | None:
         """The 0-based row of :attr:`text` that holds line ``line`` of the file, or None."""
         if line is None:

@@ -325,3 +325,15 @@ def test_real_collections_stay_well_inside_the_growth_cap(tmp_path: Path) -> Non
         assert grown < store.growth_cap(size) and grown < store.GROWTH_FACTOR / 2 * size + (
             store.GROWTH_ALLOWANCE
         )
+
+
+def test_the_desk_shows_the_match_game_at_the_cursor(tmp_path: Path) -> None:
+    from jacquet_notation.browse.desk import check_text
+
+    text = MAT_HEADER + _mat_game(1, 2) + _mat_game(2, 3) + _mat_game(3, 1)
+    lines = text.split("\n")
+    in_game_2 = lines.index(" Game 2") + 3
+    answer = check_text(text, in_game_2, 8)
+    assert {ply["line"] for ply in answer["plies"]} == set(
+        range(lines.index(" Game 2") + 3, lines.index(" Game 3"))
+    )

@@ -260,7 +260,8 @@ def _game_at(games: list[ReplayedGame], cursor: _Cursor) -> ReplayedGame | None:
     """The game whose text holds the cursor: the last one starting at or before it."""
     chosen = games[0] if games else None
     for game in games:
-        if game.record.span.line and game.record.span.line <= cursor.line:
+        # where its own lines begin: every game of a match file holds the header, from line 1
+        if game.record.span.line and game.record.own_line <= cursor.line:
             chosen = game
     return chosen
 
