@@ -50,6 +50,7 @@ def run(root: Path, *args: str) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(
         [sys.executable, "-m", "jacquet_notation", *args],
+        cwd=root,  # python -m puts its working folder first on the path
         env=env,
         check=False,
         stdout=subprocess.DEVNULL,
