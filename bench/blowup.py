@@ -48,14 +48,17 @@ def run(root: Path, *args: str) -> float:
     on a machine shared with other work, wall time says more of the others than of it."""
     env = {**os.environ, "PYTHONPATH": str(root)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-m", "jacquet_notation", *args],
         cwd=root,  # python -m puts its working folder first on the path
         env=env,
         check=False,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
+    if done.returncode not in (0, 1):  # 1: some game is not valid, which is no failure here
+        raise SystemExit(f"jacquet {' '.join(args)} failed:\n{done.stderr[-2000:]}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
