@@ -4,8 +4,8 @@ blow up" (docs/archive.md, "Size"; docs/notation.md, "Limits").
     python3 bench/big_match.py GAMES OUT.mat [--folder DIR]
 
 The games of the match files of ``--folder`` (the shared real ones by default) are repeated, in
-turn, as the games of one money session (``0 point match``) between two players, each game's
-score line carrying the points won so far, so that the match checks hold. Nothing generated
+turn, as the games of one match too long to end between two players, each game's score line
+carrying the points won so far, so that the match checks hold. Nothing generated
 is committed: tests write it to a temporary folder, the benches to ``bench/out/``.
 """
 
@@ -22,6 +22,10 @@ CORPUS = HERE.parent / "corpus" / "valid" / "backgammon-mat"
 
 _GAME = re.compile(r"\s*Game\s+[0-9]+\s*\Z")
 _WINS = re.compile(r"Wins\s+([0-9]+)\s+point")
+#: the match's length: one no game of the file reaches, so that it never ends (and no game is
+#: the Crawford game), while each game is checked as a match's game
+LENGTH = 999_999_999
+
 #: a score line up to where its second name begins (where Player 2's column begins)
 _LEFT_OF_TWO = re.compile(r"\s*\S.*?:\s*[0-9]+\s+")
 
@@ -48,13 +52,13 @@ def real_games(folder: Path) -> list[tuple[list[str], int, int, int]]:
                 continue  # a game whose lines go on past its end, or an odd layout
             points = int(match.group(1))
             column = left.end()
-            right = len(body[n]) - len(body[n].lstrip()) >= column - 3
+            right = match.start() >= column - 3  # where Wins stands: the winner's column
             games.append((body, 0 if right else points, points if right else 0, column))
     return games
 
 
 def big_match(count: int, folder: Path = SHARED) -> Iterator[str]:
-    """The lines of a money session of ``count`` games, repeating the real games of ``folder``."""
+    """The lines of a match of ``count`` games, repeating the real games of ``folder``."""
     games = real_games(folder)
     if not games:
         raise SystemExit(f"no games in {folder}")
@@ -62,7 +66,7 @@ def big_match(count: int, folder: Path = SHARED) -> Iterator[str]:
     yield '; [Player 1 "Ann"]'
     yield '; [Player 2 "Bob"]'
     yield ""
-    yield "0 point match"
+    yield f"{LENGTH} point match"
     yield ""
     left = right = 0
     for number in range(1, count + 1):

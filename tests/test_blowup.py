@@ -41,7 +41,7 @@ BIG_MATCH = _big_match_module()
 
 
 def big_match(tmp_path: Path, games: int) -> Path:
-    """A money session of ``games`` real games of the corpus, written to ``tmp_path``."""
+    """A match of ``games`` real games of the corpus, written to ``tmp_path``."""
     out: Path = BIG_MATCH.write_big_match(games, tmp_path / f"big{games}.mat", CORPUS_MATCHES)
     return out
 
