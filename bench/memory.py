@@ -3,14 +3,16 @@
     python3 bench/memory.py [--mb 10] [--jobs 1]
 
 For each shape of input (tags a million characters long, a comment of the whole file, long
-games, real games repeated, one game of plays far past the reader's limit) a file of about
-``--mb`` MB is written, and ``jacquet validate`` reads it in a fresh child process whose peak
-resident memory (``ru_maxrss``) is taken from ``RUSAGE_CHILDREN`` of a wrapper process of its
+games, real games repeated, one game of plays far past the reader's limit; match files: one
+game of the whole file, real games repeated in one long match, a line of the whole file) a file
+of about ``--mb`` MB is written, and ``jacquet validate`` reads it in a fresh child process whose
+peak resident memory (``ru_maxrss``) is taken from ``RUSAGE_CHILDREN`` of a wrapper process of its
 own. Beside it, measured in the same run, the same way:
 
 - the floor: ``python -c "open(f).read()"`` on the same file (an interpreter holding the text);
 - the peer: python-chess's ``chess.pgn.read_game`` reading every game of a PGN file of the same
-  size and shape (tags as long, one comment as long, games of the same total size).
+  size and shape (tags as long, one comment as long, games of the same total size); none for
+  the match files.
 
 The bound the reader must keep (issue 14): peak <= 5 x the file size + 100 MB. The script exits
 1 if any figure of ours is over it. Files are written to bench/out/ (not committed).
@@ -139,6 +141,35 @@ CASES: dict[str, Callable[[int], tuple[str, str]]] = {
 }
 
 
+MAT_HEADER = '; [Player 1 "Ann"]\n; [Player 2 "Bob"]\n\n0 point match\n\n'
+MAT_SCORE = " Ann : 0                          Bob : 0\n"
+
+
+def mat_one_game(size: int) -> str:
+    line = "  {n}) 31: 8/5 6/5                 63: 24/18 18/15\n"
+    body = "".join(line.format(n=n) for n in range(1, size // len(line) + 1))
+    return f"{MAT_HEADER} Game 1\n{MAT_SCORE}{body}"
+
+
+def mat_many_games(size: int) -> str:
+    sys.path.insert(0, str(HERE))
+    from big_match import CORPUS, big_match  # bench/big_match.py: real games, one long match
+
+    per_game = 900  # bytes, about, of a real game of the corpus
+    return "\n".join(big_match(max(size // per_game, 1), CORPUS)) + "\n"
+
+
+def mat_long_line(size: int) -> str:
+    return f"{MAT_HEADER} Game 1\n{MAT_SCORE}  1) 31: " + "8/5" * (size // 3) + "\n"
+
+
+MAT_CASES: dict[str, Callable[[int], str]] = {
+    "match: one game of the whole file": mat_one_game,
+    "match: real games, one long match": mat_many_games,
+    "match: one line of the whole file": mat_long_line,
+}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=10, help="size of each file, in MB")
@@ -176,6 +207,23 @@ def main() -> int:
             f"{ours / MB:8.0f} ({ours / jqt_size:5.1f}x) "
             f"{floor / MB:5.0f} ({floor / jqt_size:4.1f}x) "
             f"{chess / MB:5.0f} ({chess / pgn_size:4.1f}x)"
+            + ("  OVER THE BOUND" if ours > bound else "")
+        )
+    for name, make_mat in MAT_CASES.items():
+        mat_path = OUT / "memory.mat"
+        mat_path.write_text(make_mat(size), encoding="utf-8")
+        paths = [str(mat_path)]
+        ours = peak(
+            [sys.executable, "-m", "jacquet_notation", "validate", f"--jobs={args.jobs}", *paths]
+        )
+        floor = peak([sys.executable, "-c", FLOOR, str(mat_path)])
+        mat_size = mat_path.stat().st_size
+        bound = 5 * mat_size + 100 * MB
+        over += ours > bound
+        print(
+            f"{name:40} {mat_size / MB:6.1f} "
+            f"{ours / MB:8.0f} ({ours / mat_size:5.1f}x) "
+            f"{floor / MB:5.0f} ({floor / mat_size:4.1f}x) {'':>14} bound {bound / MB:.0f}"
             + ("  OVER THE BOUND" if ours > bound else "")
         )
     return 1 if over else 0

@@ -231,6 +231,13 @@ class GameRecord:
 
     A record with a syntax error is still a record: ``errors`` is then non-empty and ``text`` holds
     the game exactly as it was found, so that nothing is lost when it is written back.
+
+    ``text`` begins at line ``span.line`` of its file. A game of a match file holds the match's
+    header and then its own lines: ``gap`` is ``(rows, lines)``, the ``lines`` lines of the file
+    (the earlier games) that stand after the text's first ``rows`` rows and are left out of it,
+    so that each game keeps its own text once while its spans name the file's real lines (a
+    text padded to them grew with the square of a match's games). Read lines through
+    :meth:`text_line`.
     """
 
     tags: dict[str, str] = field(default_factory=dict)
@@ -243,6 +250,39 @@ class GameRecord:
     index: int = field(default=1, compare=False)
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
     text: str = field(default="", compare=False, repr=False)
+    gap: tuple[int, int] = field(default=(0, 0), compare=False, repr=False)
+
+    @property
+    def own_line(self) -> int:
+        """The file's line where the game's own lines begin: after a match file's header (which
+        every game of the match holds from line 1), else the text's first line."""
+        rows, left_out = self.gap
+        return (self.span.line or 1) + rows + left_out if rows else self.span.line
+
+    def text_row(self, line: int | None) -> int | None:
+        """The 0-based row of :attr:`text` that holds line ``line`` of the file, or None."""
+        if line is None:
+            return None
+        row = line - (self.span.line or 1)
+        rows, left_out = self.gap
+        if row >= rows:
+            if row < rows + left_out:
+                return None  # a line of another game
+            row -= left_out
+        return row if row >= 0 else None
+
+    def text_line(self, line: int | None) -> str | None:
+        """Line ``line`` of the file, as the record's text holds it; None outside the text."""
+        row = self.text_row(line)
+        if row is None:
+            return None
+        start = 0
+        for _ in range(row):  # no split of the whole text for one line
+            start = self.text.find("\n", start) + 1
+            if start == 0:
+                return None
+        end = self.text.find("\n", start)
+        return self.text[start:] if end < 0 else self.text[start:end]
 
     @property
     def is_valid(self) -> bool:

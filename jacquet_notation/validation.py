@@ -123,12 +123,10 @@ def report_record(record: GameRecord, rules: Rules | None = None) -> GameReport:
         report.match = summarise(record)
     lines = record.text.split("\n") if errors or report.match else []
     if report.match is not None:
-        first = record.span.line
         spans = (report.match.score_span, report.match.first_double)
+        rows = {span.line: record.text_row(span.line) for span in spans if span is not None}
         report.lines = {
-            span.line: lines[span.line - first]
-            for span in spans
-            if span is not None and 0 <= span.line - first < len(lines)
+            line: lines[row] for line, row in rows.items() if row is not None and row < len(lines)
         }
     for error in errors:
         add_error(report, game, record, error, lines)
@@ -145,8 +143,8 @@ def add_error(
     """Add ``error`` to ``report``: its line, its JSON form and the line of the record it names."""
     if record is not None:
         report.errors.append(describe_error(game, record, error))
-        number = (error.line or 0) - record.span.line
-        source = lines[number] if 0 <= number < len(lines) else None
+        number = record.text_row(error.line or 0)
+        source = lines[number] if number is not None and number < len(lines) else None
     else:  # a check across games, made where only the report is left: its tags and lines
         tags = {"White": report.white, "Black": report.black, "Date": report.date}
         stub = GameRecord(tags=tags, file=report.file, index=report.index)

@@ -447,7 +447,6 @@ def test_rebuild_rederives_every_table(generated: Path, tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games SET status = 'valid', error = NULL, points = 99")
         conn.execute("DELETE FROM turns")
-        conn.execute("DELETE FROM duplicates")
         conn.execute("UPDATE positions SET games = 0")
         conn.execute("UPDATE imports SET valid = 0")
     summary = rebuild(db)

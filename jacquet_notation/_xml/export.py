@@ -119,6 +119,7 @@ def _too_deep(record: GameRecord, depth: int) -> GameRecord:
         index=record.index,
         span=record.span,
         text=text,
+        gap=record.gap if text is record.text else (0, 0),
     )
 
 

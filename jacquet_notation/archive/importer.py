@@ -186,7 +186,8 @@ class _Importer:
         except OSError:
             size = 0  # the reading below meets the same problem and reports it
         writer = self._writer()
-        import_id, already = writer.begin(name, sha, store.key_indexes_deferred(self.conn, size))
+        deferred = store.key_indexes_deferred(self.conn, size)
+        import_id, already = writer.begin(name, sha, deferred, store.growth_cap(size))
         if already:
             self.skip(import_id)
             return
@@ -230,22 +231,30 @@ class _Importer:
                         if len(chunks) >= store.BATCH:
                             send()
                             chunks = []
+                            if writer.refused:
+                                break  # past its cap: nothing more of it is read
             except OSError as error:
                 problem = f"{name}: {error.strerror or error}"
                 summary.io_errors += 1
             except JacquetError as error:
                 error.file = error.file or name
                 problem = str(error).splitlines()[0]
-            if chunks:
+            if chunks and not writer.refused:
                 send()
             if games == 0 and problem is None:
                 problem = f"{name}: no game records in this file"
-            new_games, theirs, their_errors = writer.finish(games, counts, problem)
+            finished = writer.finish(games, counts, problem)
             committed = True
         finally:
             if not committed:
                 # an error on this side: the writer drops the file before it is raised
                 writer.abort()
+        if finished.refused is not None:  # rolled back: an unreadable file, its games not kept
+            summary.errors.append(finished.refused)
+            summary.unreadable += 1
+            summary.unreadable_files += 1
+            return
+        new_games, theirs, their_errors = finished.added, finished.counts, finished.messages
         for number, lines in their_errors:
             errors[number] = lines
         for batch_errors in errors:

@@ -21,7 +21,6 @@ from .schema import (
     create_game_list,
     create_matches,
     create_schema,
-    create_views,
 )
 from .store import ArchiveError, Store
 
@@ -343,15 +342,32 @@ def _migrate_4_to_5(db: sqlite_utils.Database) -> None:
     """
     if "start_key" not in db.table("games").columns_dict:
         db.execute("ALTER TABLE games ADD COLUMN start_key TEXT")
-    create_views(db, replace=True)  # opening_rolls leaves out games from a set position
+    # opening_rolls leaves out games from a set position (made alone: at version 5,
+    # duplicates is still a table, which version 6 makes a view)
+    db.execute("DROP VIEW IF EXISTS opening_rolls")
+    db.create_view("opening_rolls", VIEWS["opening_rolls"].strip())
 
 
 def _migrate_5_to_6(db: sqlite_utils.Database) -> None:
-    """Version 6 says how each game ended, ``games.ending``, and scores every ending: a drop,
-    a resignation, a cube's points. The column starts empty; the reader's revision rose with it,
-    so the next import derives every stored game again (docs/archive.md)."""
+    """Version 6 stores a match game's text once and a fingerprint's group once, and says how
+    each game ended.
+
+    ``games.gap`` (the lines of the file a match game's ``original`` leaves out after its
+    header) starts empty: the texts stored before are padded to their lines, and read the same;
+    ``jacquet rebuild`` stores them anew, once. The ``duplicates`` table, a row for every pair
+    of games sharing a fingerprint, becomes a view of the same columns over ``games``.
+    ``games.ending`` (borne off, a drop, a resignation, unfinished) starts empty too, and every
+    ending is now scored (a drop, a resignation, the cube's points): the reader's revision rose
+    with it, so the next import derives every stored game again (docs/archive.md).
+    """
+    if "gap" not in db.table("games").columns_dict:
+        db.execute("ALTER TABLE games ADD COLUMN gap INTEGER")
     if "ending" not in db.table("games").columns_dict:
         db.execute("ALTER TABLE games ADD COLUMN ending TEXT")
+    if "duplicates" in db.table_names():
+        db.execute("DROP TABLE duplicates")
+    db.execute("DROP VIEW IF EXISTS duplicates")
+    db.create_view("duplicates", VIEWS["duplicates"].strip())
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

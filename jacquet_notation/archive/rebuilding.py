@@ -37,7 +37,7 @@ _REBUILT = tuple(column for column in GAME_COLUMNS if column not in ("file", "im
 def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     conn = db.conn
     summary = ImportSummary()
-    for table in ("duplicates", "turns", "positions"):
+    for table in ("turns", "positions"):
         conn.execute(f"DELETE FROM {table}")
     # every turn is written again: the key indexes are built once, at the end
     if store.key_indexes_deferred(conn, 0):
@@ -49,7 +49,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     update = f"UPDATE games SET {', '.join(f'{column} = ?' for column in _REBUILT)} WHERE rowid = ?"
     while True:
         stored = conn.execute(
-            "SELECT rowid, id, original, file, game_index, line, import_id FROM games "
+            "SELECT rowid, id, original, file, game_index, line, gap, import_id FROM games "
             "WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?",
             (after, last, store.BATCH),
         ).fetchall()
@@ -57,8 +57,8 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
             break
         after = stored[-1][0]
         updates, turns, counted = [], [], []
-        for rowid, old_id, original, file, index, line, import_id in stored:
-            record = reread(original or "", file, index or 1, line or 1)
+        for rowid, old_id, original, file, index, line, gap, import_id in stored:
+            record = reread(original or "", file, index or 1, line or 1, gap or 0)
             derived, previous = derive_chained(record, rules, import_id, previous)
             summary.games += 1
             setattr(summary, derived.status, getattr(summary, derived.status) + 1)
@@ -83,15 +83,6 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         conn.executemany(update, updates)
         target.insert_turn_rows(turns)
         target.count_positions(counted)
-    duplicated = [
-        row[0]
-        for row in conn.execute(
-            "SELECT id FROM games WHERE fingerprint IN (SELECT fingerprint FROM games "
-            "WHERE fingerprint IS NOT NULL GROUP BY fingerprint HAVING count(*) > 1)"
-        )
-    ]
-    for start in range(0, len(duplicated), 500):
-        target.link_duplicates(duplicated[start : start + 500])
     for table, columns in (
         ("players", ("white_id", "black_id")),
         ("events", ("event_id",)),

@@ -13,13 +13,13 @@ import json
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..bits import off_count
 from ..errors import JacquetError, MatchError
 from ..match import GameSummary, check_game, match_errors, outcome
-from ..notation import GameChunk, parse_chunk, parse_game, read_games, write_game
+from ..notation import GameChunk, parse_chunk, parse_game, split_games, write_game
 from ..position import Position, key_from_bits, other_point, side_key_bits
 from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
 from ..replay import ReplayedGame, replay
@@ -416,15 +416,24 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         "line": record.span.line or 1,
         "import_id": import_id,
         "start_key": game.set_position.key() if game.set_position is not None else None,
+        "gap": record.gap[1] or None,
         "ending": ended.ending if status != "unreadable" else None,
     }
     return DerivedGame(row, turns, reached, record.index, record.span.line or 1, status, messages)
 
 
-def reread(text: str, file: str | None, index: int, line: int) -> GameRecord:
-    """Read a stored original text again, with its line numbers in its file kept."""
-    records = list(read_games(io.StringIO("\n" * max(line - 1, 0) + text), file))
-    record = records[0] if len(records) == 1 else parse_game(text, file, index=index)
+def reread(text: str, file: str | None, index: int, line: int, gap: int = 0) -> GameRecord:
+    """Read a stored original text again, with its line numbers in its file kept: the text
+    begins at ``line`` and, a match game's, leaves ``gap`` lines out after its header
+    (``GameRecord.gap``). Its chunk is moved to its lines rather than the text padded to them,
+    which would cost a match's rebuild the square of its games."""
+    chunks = list(split_games(io.StringIO(text), file))
+    if len(chunks) == 1:
+        chunk = chunks[0]
+        moved = chunk.first_line + max(line - 1, 0) + (gap if chunk.syntax == "mat" else 0)
+        record = parse_chunk(replace(chunk, first_line=moved, index=index))
+    else:
+        record = parse_game(text, file, index=index)
     record.index = index
     for error in record.errors:
         error.game = index

@@ -52,6 +52,9 @@ GAME_COLUMNS: tuple[str, ...] = (
     # version 5: the key of the position a [Position] tag sets (NULL: the rules' start), last
     # so that a migrated archive's games have the columns of a new one, in the same order
     "start_key",
+    # version 6: the lines of the file left out of ``original`` after a match file's header
+    # (the match's earlier games; NULL: none), so that a game's text is stored once
+    "gap",
     # version 6: how the game ended (match.ENDINGS: borne-off, drop, resignation, unfinished)
     "ending",
 )
@@ -69,6 +72,7 @@ _GAME_TYPES: dict[str, type] = {
         "game_index",
         "line",
         "import_id",
+        "gap",
     )
 }
 
@@ -142,6 +146,27 @@ JOIN (SELECT id, white_id AS player_id, 'white' AS side FROM matches
       UNION ALL SELECT id, black_id, 'black' FROM matches) s ON s.player_id = p.id
 JOIN matches m ON m.id = s.id
 GROUP BY p.id""",
+    # version 6: a view where a table held a row for every pair of games sharing a fingerprint
+    # (2,000 copies of one game made two million rows); a game's group is its fingerprint,
+    # indexed, and the pairs are told only when asked. ``reason`` as the table's was worded.
+    "duplicates": """
+SELECT later.id AS game_id, earlier.id AS other_id,
+  CASE
+    WHEN later.tags IS NOT earlier.tags THEN 'tags differ: ' || (
+      SELECT group_concat(name, ', ') FROM (
+        SELECT name FROM (
+          SELECT key AS name FROM json_each(later.tags)
+          UNION SELECT key FROM json_each(earlier.tags))
+        WHERE json_extract(later.tags, '$."' || name || '"')
+          IS NOT json_extract(earlier.tags, '$."' || name || '"')
+        ORDER BY name))
+      || CASE WHEN later.comments IS NOT earlier.comments THEN '; comments differ' ELSE '' END
+    WHEN later.comments IS NOT earlier.comments THEN 'comments differ'
+    ELSE 'annotations or variations differ'
+  END AS reason
+FROM games later
+JOIN games earlier ON earlier.fingerprint = later.fingerprint AND earlier.rowid < later.rowid
+WHERE later.fingerprint IS NOT NULL""",
     "invalid_games": """
 SELECT id, white, black, date, file, error, status
 FROM games WHERE status != 'valid'""",
@@ -338,12 +363,6 @@ def create_schema(db: sqlite_utils.Database) -> None:
         foreign_keys=[("import_id", "imports", "id"), ("game_id", "games", "id")],
     )
     db.table("occurrences").create_index(["game_id"])
-    db.table("duplicates").create(
-        {"game_id": str, "other_id": str, "reason": str},
-        pk=("game_id", "other_id"),
-        foreign_keys=[("game_id", "games", "id"), ("other_id", "games", "id")],
-    )
-    db.table("duplicates").create_index(["other_id"])
     create_matches(db)
     db.table("imports").create_index(["sha256"])
     db.table("games").enable_fts(

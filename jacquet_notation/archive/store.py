@@ -34,6 +34,27 @@ BATCH = 32
 #: process writes one file at a time, and a file of 100,000 games takes about three minutes
 WAIT_SECONDS: float = 600.0
 
+#: how far one file's import may grow the archive: this many times the file's bytes, plus the
+#: allowance below (docs/archive.md, "Growth"). Real collections grow it 12 to 15 times their
+#: text; a file that would grow it past the cap is rolled back and refused in one line, so that
+#: whoever may drop a file in a folder ``jacquet serve`` imports cannot fill the disk with it.
+GROWTH_FACTOR = 40
+#: what any file may add besides (a small file's rows still fill whole pages of each table)
+GROWTH_ALLOWANCE = 16 * 1024 * 1024
+
+
+def growth_cap(input_bytes: int) -> int:
+    """The most bytes the import of a file of ``input_bytes`` may grow the archive by."""
+    return GROWTH_FACTOR * max(input_bytes, 0) + GROWTH_ALLOWANCE
+
+
+def archive_bytes(conn: Connection | apsw.Connection) -> int:
+    """The archive's size as this connection sees it, its transaction's pages included."""
+    pages = next(iter(conn.execute("PRAGMA page_count")))[0]
+    size = next(iter(conn.execute("PRAGMA page_size")))[0]
+    return int(pages) * int(size)
+
+
 #: a connection rows are written through: Python's own (sqlite-utils' connection, for a rebuild
 #: or a migration), or APSW's (the writer process of an import, see :func:`connect_writer`).
 #: Only what both offer is used: ``execute``, ``executemany``, ``fetchone``/``fetchall``,
@@ -411,7 +432,6 @@ class Store:
         self.conn.executemany(self.insert_game, game_rows)
         self.insert_turn_rows([turn for derived in new for turn in derived.turns])
         self.count_positions(new)
-        self.link_duplicates([derived.id for derived in new if derived.game["fingerprint"]])
         return new
 
     def write_sightings(self, batch: Sequence[DerivedGame]) -> int:
@@ -446,48 +466,3 @@ class Store:
         """Insert turn rows (by executemany: in the writer process or a rebuild, no other thread
         waits for the GIL)."""
         self.conn.executemany(self.insert_turns, turns)
-
-    def link_duplicates(self, ids: Sequence[str]) -> None:
-        """Link each of the new games ``ids`` to the earlier games with its fingerprint."""
-        if not ids:
-            return
-        marks = ", ".join("?" for _ in ids)
-        rows: list[Any] = self.conn.execute(
-            "SELECT rowid, id, fingerprint, tags, comments, canonical FROM games "
-            "WHERE fingerprint IN "
-            f"(SELECT fingerprint FROM games WHERE id IN ({marks})) "
-            "ORDER BY fingerprint, rowid",
-            list(ids),
-        ).fetchall()
-        wanted = set(ids)
-        links = []
-        groups: dict[str, list[Any]] = {}
-        for row in rows:
-            groups.setdefault(row[2], []).append(row)
-        for group in groups.values():
-            for later_at, later in enumerate(group):
-                if later[1] not in wanted:
-                    continue
-                for earlier in group[:later_at]:
-                    links.append((later[1], earlier[1], _difference(later, earlier)))
-        self.conn.executemany(
-            "INSERT OR IGNORE INTO duplicates (game_id, other_id, reason) VALUES (?, ?, ?)", links
-        )
-
-
-def _difference(one: Sequence[Any], other: Sequence[Any]) -> str:
-    """What tells two transcriptions of one game apart, in a few words."""
-    tags_one, tags_other = json.loads(one[3]), json.loads(other[3])
-    reasons = []
-    differing = sorted(
-        name
-        for name in set(tags_one) | set(tags_other)
-        if tags_one.get(name) != tags_other.get(name)
-    )
-    if differing:
-        reasons.append("tags differ: " + ", ".join(differing))
-    if one[4] != other[4]:
-        reasons.append("comments differ")
-    if not reasons:
-        reasons.append("annotations or variations differ")
-    return "; ".join(reasons)

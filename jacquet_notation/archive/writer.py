@@ -46,6 +46,8 @@ class Begin:
     name: str
     sha: str | None
     deferred: bool
+    #: the most bytes the file may grow the archive by (:func:`.store.growth_cap`)
+    limit: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,9 +94,11 @@ Request = Begin | WriteBatch | ReadBatch | Finish | Abort | Quit
 @dataclass(frozen=True, slots=True)
 class BatchDone:
     """A batch written (even after a failure, reported at :class:`Finish`), and the writer's
-    processor time so far: the importer shares the reading out by it."""
+    processor time so far: the importer shares the reading out by it. ``refused``: the file
+    has grown the archive past its cap (the importer stops reading it)."""
 
     cpu: float
+    refused: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +118,9 @@ class Finished:
     added: int
     counts: dict[str, int]
     messages: list[tuple[int, list[str]]]
+    #: the file refused for growing the archive past its cap: the one line that says so (its
+    #: games rolled back, its ``imports`` row kept as unreadable); None for a file committed
+    refused: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,13 +193,21 @@ class _Session:
         #: commits)
         self.seen = _data_version(self.conn)
         self.failure: BaseException | None = None
+        #: the file's name, the archive's size when it began and the most it may grow by; the
+        #: line that refuses it once it has grown past that
+        self.name = ""
+        self.sha: str | None = None
+        self.start_bytes = 0
+        self.limit = 0
+        self.refused: str | None = None
         # the games this process read itself: counts, and the error lines of each of its batches
         self.counts = {"valid": 0, "invalid": 0, "unreadable": 0}
         self.messages: list[tuple[int, list[str]]] = []
 
-    def begin(self, name: str, sha: str | None, deferred: bool) -> Reply:
+    def begin(self, name: str, sha: str | None, deferred: bool, limit: int) -> Reply:
         self.deferred = deferred
-        self.added, self.failure = 0, None
+        self.added, self.failure, self.refused = 0, None, None
+        self.name, self.sha, self.limit = name, sha, limit
         self.counts = dict.fromkeys(self.counts, 0)
         self.messages = []
         conn = self.conn
@@ -209,6 +224,7 @@ class _Session:
                 # another process wrote: the names it added are not in the caches
                 self.games.forget()
                 self.seen = changes
+            self.start_bytes = store.archive_bytes(conn)
             self.import_id = store.new_import(conn, name, sha)
             if deferred:
                 store.drop_key_indexes(conn)
@@ -221,30 +237,58 @@ class _Session:
             return Failed(_picklable(error))
 
     def write(self, batch: list[DerivedGame]) -> None:
-        if self.failure is None:
+        if self.failure is None and self.refused is None:
             try:
                 self.added += self.games.write_sightings(batch)
+                self.check_growth()
             except BaseException as error:  # reported when the file ends
                 self.failure = error
 
     def read(self, number: int, chunks: list[GameChunk], previous: GameSummary | None) -> None:
-        if self.failure is None:
+        if self.failure is None and self.refused is None:
             try:
                 batch, lines = derive_batch(
                     chunks, self.rules, self.import_id, self.counts, previous
                 )
                 self.messages.append((number, lines))
                 self.added += self.games.write_sightings(batch)
+                self.check_growth()
             except BaseException as error:  # reported when the file ends
                 self.failure = error
+
+    def check_growth(self) -> None:
+        """Refuse the file once it has grown the archive past its cap (docs/archive.md)."""
+        grown = store.archive_bytes(self.conn) - self.start_bytes
+        if grown > self.limit and self.refused is None:
+            self.refused = (
+                f"{self.name}: not imported: it would grow the archive by more than"
+                f" {self.limit:,} bytes ({store.GROWTH_FACTOR} x its size +"
+                f" {store.GROWTH_ALLOWANCE // (1024 * 1024)} MiB; docs/archive.md, Growth)"
+            )
+
+    def refuse(self) -> Reply:
+        """Roll the refused file back, keep its ``imports`` row (unreadable, the line that says
+        why: importing it again skips it) and commit that alone."""
+        assert self.refused is not None
+        self.rollback()
+        self.conn.execute("BEGIN IMMEDIATE")
+        import_id = store.new_import(
+            self.conn, self.name, self.sha, status="unreadable", error=self.refused
+        )
+        self.conn.execute("UPDATE imports SET finished = ? WHERE id = ?", (store.now(), import_id))
+        self.conn.execute("COMMIT")
+        return Finished(0, dict.fromkeys(self.counts, 0), [], self.refused)
 
     def finish(self, games: int, theirs: dict[str, int], problem: str | None) -> Reply:
         try:
             if self.failure is not None:
                 raise self.failure
             total = {status: theirs[status] + self.counts[status] for status in self.counts}
-            if self.deferred:
+            if self.deferred and self.refused is None:
                 store.build_key_indexes(self.conn)
+                self.check_growth()
+            if self.refused is not None:
+                return self.refuse()
             store.finish_import(self.conn, self.import_id, games, total, self.added, problem)
             store.refresh_matches(self.conn, self.import_id)
             self.conn.execute("COMMIT")
@@ -296,12 +340,12 @@ def _serve(
             match request:
                 case WriteBatch(batch):
                     session.write(batch)
-                    replies.send(BatchDone(time.process_time()))
+                    replies.send(BatchDone(time.process_time(), session.refused is not None))
                 case ReadBatch(number, chunks, previous):
                     session.read(number, chunks, previous)
-                    replies.send(BatchDone(time.process_time()))
-                case Begin(name, sha, deferred):
-                    replies.send(session.begin(name, sha, deferred))
+                    replies.send(BatchDone(time.process_time(), session.refused is not None))
+                case Begin(name, sha, deferred, limit):
+                    replies.send(session.begin(name, sha, deferred, limit))
                 case Finish(games, counts, problem):
                     replies.send(session.finish(games, counts, problem))
                 case Abort():
@@ -338,6 +382,8 @@ class WriterProcess:
         #: (the writer's as it last said)
         self.pending = 0
         self.writer_cpu = 0.0
+        #: whether the writer has said the file in progress grew the archive past its cap
+        self.refused = False
         self.started = time.process_time()
         self.process = context.Process(
             target=_serve,
@@ -384,9 +430,10 @@ class WriterProcess:
             if isinstance(reply, kind):
                 return reply
             match reply:
-                case BatchDone(cpu):
+                case BatchDone(cpu, refused):
                     self.writer_cpu = cpu
                     self.pending -= 1
+                    self.refused = self.refused or refused
                 case Failed(error):
                     raise error
                 case _:
@@ -405,13 +452,15 @@ class WriterProcess:
                 done: BatchDone = self.replies.recv()
                 self.writer_cpu = done.cpu
                 self.pending -= 1
+                self.refused = self.refused or done.refused
         except (EOFError, OSError):
             raise self._gone() from None
         return self.pending <= 1 and self.writer_cpu < time.process_time() - self.started
 
-    def begin(self, name: str, sha: str | None, deferred: bool) -> tuple[int, bool]:
+    def begin(self, name: str, sha: str | None, deferred: bool, limit: int) -> tuple[int, bool]:
         """Open the file's transaction in the writer: see :class:`Began`."""
-        self.send(Begin(name, sha, deferred))
+        self.refused = False
+        self.send(Begin(name, sha, deferred, limit))
         began = self.answer(Began)
         return began.import_id, began.already
 
@@ -428,13 +477,10 @@ class WriterProcess:
         self.send(ReadBatch(number, chunks, previous))
         self.pending += 1
 
-    def finish(
-        self, games: int, counts: dict[str, int], problem: str | None
-    ) -> tuple[int, dict[str, int], list[tuple[int, list[str]]]]:
-        """Record the file's counts and commit it; see :class:`Finished`."""
+    def finish(self, games: int, counts: dict[str, int], problem: str | None) -> Finished:
+        """Record the file's counts and commit it (or refuse it); see :class:`Finished`."""
         self.send(Finish(games, counts, problem))
-        finished = self.answer(Finished)
-        return finished.added, finished.counts, finished.messages
+        return self.answer(Finished)
 
     def abort(self) -> None:
         """Roll the file in progress back, and wait until it is."""

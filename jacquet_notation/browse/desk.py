@@ -293,16 +293,16 @@ def check_text(text: str, line: int = 1, column: int = 1) -> dict[str, Any]:
 
 
 def _game_at(games: list[ReplayedGame], cursor: _Cursor) -> ReplayedGame | None:
-    """The game whose text holds the cursor: the first starting at or before it that ends at or
-    after it, else (the cursor between games) the last one starting before it.
+    """The game whose text holds the cursor: the first whose own lines begin at or before it
+    and end at or after it, else (the cursor between games) the last one beginning before it.
 
-    The games of a match file all start on its first line (they share its header), so where a
-    game starts does not tell them apart; where each ends does.
+    The games of a match file all hold its header, from its first line, so where each game's
+    own lines begin (``own_line``) tells them apart.
     """
     chosen = games[0] if games else None
     for game in games:
         span = game.record.span
-        if span.line and span.line <= cursor.line:
+        if span.line and game.record.own_line <= cursor.line:
             chosen = game
             if span.end_line >= cursor.line:
                 break

@@ -296,6 +296,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "script_url": static_url(datasette, "jacquet.js"),
         "options": _options(game.get("options")),
         "courier": _has_courier(game),
+        "shares": await _sharing(datasette, db, name, game),
     }
     return Response.html(
         await datasette.render_template("jacquet/game.html", context, request=request)
@@ -363,6 +364,35 @@ def _sound_turn(row: dict[str, Any], emptied: set[str]) -> dict[str, Any] | None
             clean[column] = None
             emptied.add(column)
     return clean
+
+
+#: the most games sharing a game's fingerprint its page lists (the count says how many there are)
+SHARES_LISTED = 50
+
+
+async def _sharing(datasette: Any, db: Any, name: str, game: dict[str, Any]) -> dict[str, Any]:
+    """The other games with this game's fingerprint (its group: same players, dice and moves),
+    the first few with links, and how many there are; read through the fingerprint's index."""
+    fingerprint = game.get("fingerprint")
+    if not fingerprint:
+        return {"count": 0, "games": []}
+    others = await _rows(
+        db,
+        "select id, white, black, date, round, event, file, game_index from games "
+        "where fingerprint = ? and id != ? order by rowid limit ?",
+        [fingerprint, game["id"], SHARES_LISTED],
+    )
+    count = len(others)
+    if count == SHARES_LISTED:
+        counted = await _rows(
+            db,
+            "select count(*) as n from games where fingerprint = ? and id != ?",
+            [fingerprint, game["id"]],
+        )
+        count = counted[0]["n"]
+    for other in others:
+        other["url"] = game_url(datasette, name, other["id"])
+    return {"count": count, "games": others}
 
 
 def _cubes(

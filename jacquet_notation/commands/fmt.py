@@ -37,12 +37,6 @@ class _Problem:
     column: int | None = None
 
 
-def _source(text: str, first_line: int, line: int | None) -> str | None:
-    number = (line or 0) - first_line
-    lines = text.split("\n")
-    return lines[number] if 0 <= number < len(lines) else None
-
-
 def _formatted(
     stream: IO[bytes],
     name: str,
@@ -55,14 +49,14 @@ def _formatted(
     for record in read_games(stream, name, encoding=encoding):
         if record.errors:
             for error in record.errors:
-                source = _source(record.text, record.span.line, error.line)
+                source = record.text_line(error.line)
                 problems.append(_Problem(str(error).splitlines()[0], source, error.column))
             yield record.text.rstrip("\n") + "\n"
             continue
         if check:
             game = replay(record)
             for illegal in game.errors:
-                source = _source(record.text, record.span.line, illegal.line)
+                source = record.text_line(illegal.line)
                 message = describe_error(game, record, illegal)
                 problems.append(_Problem(message, source, illegal.column))
             # plays without dice: their inferred rolls shown, or with --fill-dice written in

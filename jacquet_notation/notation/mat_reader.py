@@ -624,9 +624,10 @@ def parse_mat_game(
     """The record of one game of a match file (its lines from ``Game N`` on, starting at
     ``first_line`` of the file), with the match's tags from ``preamble``, the header's lines.
 
-    The record's text is the header, blank lines, then the game's lines, each on its line of
-    the file (its span starts at line 1): read again alone (the archive's rebuild, fmt's copy
-    of a game with errors), it is the same game of a match file, at the same lines.
+    The record's text is the header, then the game's lines (its span starts at line 1), and its
+    ``gap`` the lines of the file between them that it leaves out (the earlier games): read
+    again alone with that gap (the archive's rebuild, fmt's copy of a game with errors), it is
+    the same game of a match file, at the same lines.
     """
     cached = _LAST_HEADER.get(preamble) if index > 1 else None
     if cached is None:
@@ -637,10 +638,16 @@ def parse_mat_game(
         tags, spans, header_errors = cached[0], cached[1], []
     reader = _MatGame(file, index, first_line, text.split("\n"))
     reader.errors.extend(header_errors)
-    record = reader.read(tags, spans)
+    return with_text(reader.read(tags, spans), text, first_line, preamble)
+
+
+def with_text(record: GameRecord, text: str, first_line: int, preamble: str) -> GameRecord:
+    """``record`` given its text: the header then the game's ``text`` (from ``first_line`` of
+    the file), the lines between left out as its ``gap``, its span from line 1."""
     if preamble:
-        gap = max(first_line - 1 - preamble.count("\n"), 1)
-        record.text = preamble + "\n" * gap + text
+        rows = preamble.count("\n") + 1
+        record.text = preamble + "\n" + text
+        record.gap = (rows, max(first_line - 1 - rows, 0))
         record.span = record.span._replace(line=1, column=1)
     else:
         record.text = text

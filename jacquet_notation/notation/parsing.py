@@ -10,10 +10,11 @@ from typing import IO, Any
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from ..errors import NotationError
 from ..record import GameRecord, Span
 from .decoding import GameChunk, split_games
 from .grammar import _Variation, parser, terminal
-from .mat_reader import parse_mat_game
+from .mat_reader import parse_mat_game, with_text
 from .reader import _TAG, _UNESCAPE, _at, _GameReader, _Numbering
 from .words import _PIECE, turn_number_digits
 
@@ -22,10 +23,11 @@ from .words import _PIECE, turn_number_digits
 #: recursion; at this depth they stay far below Python's recursion limit. A game nested deeper
 #: is an error of that game (its text is kept), as docs/notation.md says.
 MAX_VARIATION_DEPTH = 100
-#: the most characters of plays (a game's text outside its tags and comments) a game may have.
-#: A game is parsed whole, and its tokens and plays take about 50 bytes for each character of
-#: plays; at this size that is some 25 MB, for a hundred times the longest game ever annotated.
-#: Longer is an error of that game, found before parsing (docs/notation.md).
+#: the most characters of plays (a game's text outside its tags and comments; a match game's
+#: lines after its score line, a run of spaces counted once) a game of either notation may
+#: have. A game is parsed whole, and its tokens and plays take about 50 bytes for each
+#: character of plays; at this size that is some 25 MB, for a hundred times the longest game
+#: ever annotated. Longer is an error of that game, found before parsing (docs/notation.md).
 MAX_PLAYS_TEXT = 500_000
 #: what is not plays in a game's text: comments and tag lines (counted loosely: the parser has
 #: the last word on what is a tag)
@@ -35,13 +37,16 @@ _NOT_PLAYS = re.compile(r"\{[^}]*\}|;[^\n]*|^[ \t]*\[[^\n]*", re.MULTILINE)
 def parse_chunk(chunk: GameChunk) -> GameRecord:
     """The record of one chunk, with its syntax and decoding errors."""
     if chunk.syntax == "mat":
-        record = parse_mat_game(
-            chunk.text, chunk.first_line, chunk.file, chunk.index, chunk.preamble
-        )
+        record = _too_long_mat_game(chunk)
+        if record is None:
+            record = parse_mat_game(
+                chunk.text, chunk.first_line, chunk.file, chunk.index, chunk.preamble
+            )
     else:
         record = _parse_chunk(chunk.text, chunk.first_line, chunk.file, chunk.index)
     if chunk.problems:
-        reader = _GameReader(record.text, chunk.first_line, chunk.file, chunk.index)
+        # the chunk's own lines, from its first line (a match game's record text has a header)
+        reader = _GameReader(chunk.text, chunk.first_line, chunk.file, chunk.index)
         for line, column, message in chunk.problems:
             record.errors.append(
                 reader.make_error("expected " + message, line - chunk.first_line + 1, column)
@@ -117,6 +122,56 @@ def _parse_chunk(text: str, first_line: int, file: str | None, index: int) -> Ga
     if _refused_as_too_deep(reader, items):
         return _salvage(reader)
     return reader.build(items)
+
+
+#: what a match game's lines hold besides plays: its ``Game N`` and score lines (the first two
+#: lines that are not blank), and each run of spaces (a column's padding) but one character
+_MAT_HEAD = re.compile(r"\A(?:[ \t]*\n)*[^\n]*\n(?:[ \t]*\n)*[^\n]*")
+_MAT_NOT_PLAYS = re.compile(r"[ \t\n]{2,}")
+
+
+def _too_long_mat_game(chunk: GameChunk) -> GameRecord | None:
+    """The record of a match game past :data:`MAX_PLAYS_TEXT`, refused before its plays are
+    read (its header, names and score kept, its text kept whole); None for any other game."""
+    text = chunk.text
+    if len(text) <= MAX_PLAYS_TEXT:
+        return None
+    head = _MAT_HEAD.match(text)
+    start = head.end() if head is not None else 0
+    beyond = _beyond_mat_limit(text, start)
+    if beyond < 0:
+        return None
+    record = parse_mat_game(text[:start], chunk.first_line, chunk.file, chunk.index, chunk.preamble)
+    record = with_text(record, text, chunk.first_line, chunk.preamble)
+    row = text.count("\n", 0, beyond)
+    line_start = text.rfind("\n", 0, beyond) + 1
+    line_end = text.find("\n", beyond)
+    source = text[line_start : line_end if line_end >= 0 else len(text)][:200]
+    column = beyond - line_start
+    caret = "".join("\t" if c == "\t" else " " for c in source[:column]) + "^"
+    record.errors.append(
+        NotationError(
+            f"expected at most {MAX_PLAYS_TEXT:,} characters of plays in a game (are the games"
+            f" separated by Game N lines?), found more\n    {source}\n    {caret}",
+            file=chunk.file,
+            game=chunk.index,
+            line=chunk.first_line + row,
+            column=column + 1,
+        )
+    )
+    return record
+
+
+def _beyond_mat_limit(text: str, start: int) -> int:
+    """The offset of the first character of a match game's plays (from ``start``) beyond
+    :data:`MAX_PLAYS_TEXT`, a run of spaces counted as one character; -1 if there is none."""
+    left, at = MAX_PLAYS_TEXT, start
+    for match in _MAT_NOT_PLAYS.finditer(text, start):
+        if match.start() - at >= left:
+            return at + left
+        left -= match.start() - at + 1  # the run, as one character (left stays >= 0)
+        at = match.end()
+    return at + left if len(text) - at > left else -1
 
 
 def _refused_as_too_deep(reader: _GameReader, items: Any) -> bool:
