@@ -24,6 +24,7 @@ from .games_list import games_list_view
 from .home import archive_home_view, home_view
 from .json_cells import JSON_COLUMNS, json_cell
 from .limits import VALUE_LIMIT, RowBudget, authorize
+from .matches import match_view
 from .pages import board_view, game_view, player_view, position_view
 from .reopening import reopen_when_replaced
 from .urls import (
@@ -240,6 +241,7 @@ def register_routes() -> list[tuple[str, Any]]:
             position_view,
         ),
         (r"^/(?P<database>[^/]+)/-/player/(?P<player_id>[0-9]+)$", player_view),
+        (r"^/(?P<database>[^/]+)/-/match/(?P<match_id>[0-9]+)$", match_view),
         # the front door: the archive's home at / (before Datasette's own index) and the list
         (r"^/$", home_view),
         (r"^/(?P<database>[^/]+)/-/home$", archive_home_view),
