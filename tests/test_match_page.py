@@ -142,6 +142,10 @@ def test_every_link_of_the_match_page_and_a_player_page_answers(server: str, arc
         server, f"/archive/-/player/{player['id']}"
     )
     assert any("/-/match/" in link for link in links)  # the player page links its matches
+    # the matches table links each match's page (by its match id) and its players
+    table = _links(server, "/archive/matches")
+    assert f"{server}/archive/-/match/{_match_id(archive)}" in table
+    assert f"{server}/archive/-/player/{player['id']}" in table
     assert len(links) > 20
     bad = {link: code for link in sorted(links) if (code := _status(link)) >= 400}
     assert bad == {}

@@ -32,6 +32,7 @@ from .urls import (
     board_prefix,
     event_url,
     game_url,
+    match_url,
     player_url,
     position_url,
     source_url,
@@ -55,7 +56,7 @@ _CELL_COLUMNS = frozenset(
     | {"id", "game_id", "other_id", "plies", "white", "black", "white_id", "black_id"}
     | {"player_id", "opponent_id", "name", "player", "opponent", "turn"}
     | JSON_COLUMNS
-    | {"event", "event_id", "source", "source_id"}
+    | {"event", "event_id", "source", "source_id", "match_id"}
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -157,7 +158,10 @@ def _cell_link(
         return game_url(datasette, database, str(value), ply), str(value)
     if table == "games" and column == "plies":
         return game_url(datasette, database, str(_field(row, "id")), 0), f"{value} ▶"
-    if table == "games" and column in ("white", "black"):
+    if table == "matches" and column == "match_id":
+        # the row's id is its primary key, drawn by Datasette itself: the match's own id links
+        return match_url(datasette, database, _field(row, "id")), str(value)
+    if table in ("games", "matches") and column in ("white", "black"):
         player_id = _field(row, f"{column}_id")
         if player_id is None:
             return None
