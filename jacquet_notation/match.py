@@ -459,6 +459,20 @@ def _error_at(summary: GameSummary, kind: str, message: str, span: Span | None) 
     )
 
 
+def is_crawford_game(
+    crawford: bool,
+    length: int,
+    score: tuple[int, int] | None,
+    previous: tuple[int, int] | None,
+) -> bool:
+    """Whether a game at ``score`` is the Crawford game: the match's Crawford rule on, a length
+    of 2 or more, a player at one point short, and not so before the previous game (whose score
+    is ``previous``; None for the match's first). One answer for the checks and the pages."""
+    if not crawford or length < 2 or score is None:
+        return False
+    return length - 1 in score and (previous is None or length - 1 not in previous)
+
+
 def check_next(previous: GameSummary | None, game: GameSummary) -> list[MatchError]:
     """The checks of one game against the game before it in the same file (None: the first).
 
@@ -520,23 +534,22 @@ def check_next(previous: GameSummary | None, game: GameSummary) -> list[MatchErr
                 game.score_span,
             )
         )
-    if game.crawford and length >= 2 and game.score is not None and game.first_double:
-        leader = length - 1 in game.score
-        # the first such game of the match: the previous game's score says so; where it is
-        # unknown (that game unreadable), so is which game was the Crawford game: not checked
-        before = previous.score if previous is not None else None
-        first = previous is None or (before is not None and length - 1 not in before)
-        if leader and first:
-            errors.append(
-                _error_at(
-                    game,
-                    "crawford",
-                    f"a double in the Crawford game (the score is {game.score[0]}-"
-                    f"{game.score[1]} in a {length} point match): no one doubles in the first "
-                    "game after a player reaches one point short of the match",
-                    game.first_double,
-                )
+    # the Crawford game is the first at one point short; where the previous game's score is
+    # unknown (that game unreadable), so is which game was the Crawford game: not checked
+    before = previous.score if previous is not None else None
+    known = previous is None or before is not None
+    crawford = known and is_crawford_game(game.crawford, length, game.score, before)
+    if crawford and game.first_double and game.score is not None:
+        errors.append(
+            _error_at(
+                game,
+                "crawford",
+                f"a double in the Crawford game (the score is {game.score[0]}-"
+                f"{game.score[1]} in a {length} point match): no one doubles in the first "
+                "game after a player reaches one point short of the match",
+                game.first_double,
             )
+        )
     return errors
 
 

@@ -24,6 +24,7 @@ from .games_list import games_list_view
 from .home import archive_home_view, home_view
 from .json_cells import JSON_COLUMNS, json_cell
 from .limits import VALUE_LIMIT, RowBudget, authorize
+from .matches import match_view
 from .pages import board_view, game_view, player_view, position_view
 from .reopening import reopen_when_replaced
 from .urls import (
@@ -31,6 +32,7 @@ from .urls import (
     board_prefix,
     event_url,
     game_url,
+    match_url,
     player_url,
     position_url,
     source_url,
@@ -54,7 +56,7 @@ _CELL_COLUMNS = frozenset(
     | {"id", "game_id", "other_id", "plies", "white", "black", "white_id", "black_id"}
     | {"player_id", "opponent_id", "name", "player", "opponent", "turn"}
     | JSON_COLUMNS
-    | {"event", "event_id", "source", "source_id"}
+    | {"event", "event_id", "source", "source_id", "match_id"}
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -156,7 +158,10 @@ def _cell_link(
         return game_url(datasette, database, str(value), ply), str(value)
     if table == "games" and column == "plies":
         return game_url(datasette, database, str(_field(row, "id")), 0), f"{value} ▶"
-    if table == "games" and column in ("white", "black"):
+    if table == "matches" and column == "match_id":
+        # the row's id is its primary key, drawn by Datasette itself: the match's own id links
+        return match_url(datasette, database, _field(row, "id")), str(value)
+    if table in ("games", "matches") and column in ("white", "black"):
         player_id = _field(row, f"{column}_id")
         if player_id is None:
             return None
@@ -240,6 +245,7 @@ def register_routes() -> list[tuple[str, Any]]:
             position_view,
         ),
         (r"^/(?P<database>[^/]+)/-/player/(?P<player_id>[0-9]+)$", player_view),
+        (r"^/(?P<database>[^/]+)/-/match/(?P<match_id>[0-9]+)$", match_view),
         # the front door: the archive's home at / (before Datasette's own index) and the list
         (r"^/$", home_view),
         (r"^/(?P<database>[^/]+)/-/home$", archive_home_view),

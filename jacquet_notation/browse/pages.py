@@ -24,12 +24,14 @@ from ..match import cube_after_each
 from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import SIDES, Position
 from .drawing import BOARD_WIDTH, diagram, dice_text, is_key, rings_a_courier
+from .matches import game_ending, game_in_match
 from .names import game_label, spell_players
 from .urls import (
     board_url,
     event_url,
     game_url,
     games_list_url,
+    match_url,
     optional_url,
     player_url,
     position_url,
@@ -45,9 +47,10 @@ SQLITE_MAX_INT = 2**63 - 1
 MAX_PAGE = SQLITE_MAX_INT // (PAGE_ROWS * 4)
 
 
-def _page(request: Any) -> int:
-    """The ``?page=`` of a plugin page: 0 unless a whole number; past :data:`MAX_PAGE`, 400."""
-    page = ascii_int(request.args.get("page", "0"), most_digits=INT_TEXT_LIMIT)
+def _page(request: Any, param: str = "page") -> int:
+    """The ``?page=`` (or ``param``) of a plugin page: 0 unless a whole number; past
+    :data:`MAX_PAGE`, 400."""
+    page = ascii_int(request.args.get(param, "0"), most_digits=INT_TEXT_LIMIT)
     if page is None:
         return 0
     if page > MAX_PAGE:
@@ -64,12 +67,23 @@ def _row_id(digits: str, database: str, what: str) -> int:
     return row_id
 
 
-def _page_links(here: str, page: int, more: bool) -> dict[str, str | None]:
+def _page_links(
+    here: str, page: int, more: bool, *, param: str = "page", total: int | None = None
+) -> dict[str, str | None]:
     """A listing's links from its ``page`` to the next (when ``more`` rows follow) and the
-    previous one, as ``more_url`` and ``less_url`` (``_page_links.html`` draws them)."""
+    previous one, as ``more_url`` and ``less_url`` (``_page_links.html`` draws them); with the
+    listing's ``total``, ``count_text`` says which rows these are of how many, so that a list cut
+    at a page never seems whole."""
+    first = page * PAGE_ROWS + 1
+    shown = (
+        f"{first}–{min(first + PAGE_ROWS - 1, total)} of {total}"
+        if total is not None and (more or page) and first <= total
+        else None
+    )
     return {
-        "more_url": f"{here}?page={page + 1}" if more else None,
-        "less_url": f"{here}?page={page - 1}" if page else None,
+        "more_url": f"{here}?{param}={page + 1}" if more else None,
+        "less_url": f"{here}?{param}={page - 1}" if page else None,
+        "count_text": shown,
     }
 
 
@@ -150,11 +164,23 @@ def _without_dice(written: str | None, dice: str | None) -> str:
     return text
 
 
+#: a match file's ``63: ????``: a roll whose play the record does not give (docs/notation.md)
+UNKNOWN_PLAY = "????"
+#: how the pages say such a play
+UNKNOWN_PLAY_TEXT = "an unknown play (the record gives the roll, not its play)"
+
+
+def _play_text(written: str | None, dice: str | None) -> str:
+    """A play as written without its roll, ``????`` said in words."""
+    text = _without_dice(written, dice)
+    return UNKNOWN_PLAY_TEXT if text == UNKNOWN_PLAY else text
+
+
 def _sheet_text(ply: dict[str, Any]) -> str:
     """A ply on the score sheet: ``6-3: 24/18 13/10``, the roll once however it was written."""
     if not ply["dice"]:
         return str(ply["written"] or "—")
-    return f"{ply['dice']}: {_without_dice(ply['written'], ply['dice']) or '—'}"
+    return f"{ply['dice']}: {_play_text(ply['written'], ply['dice']) or '—'}"
 
 
 def _ply_caption(ply: dict[str, Any] | None) -> str:
@@ -163,7 +189,7 @@ def _ply_caption(ply: dict[str, Any] | None) -> str:
         return "Start of the game"
     side = side_name(ply["side"])
     dots = "." if ply["side"] == "white" else "..."
-    play = ply["steps"] or _without_dice(ply["written"], ply["dice"]) or "(no move)"
+    play = ply["steps"] or _play_text(ply["written"], ply["dice"]) or "(no move)"
     if ply["steps"] is not None and ply.get("opponent_steps"):
         # Versailles: the opponent's share of the dice, in its numbering (docs/notation.md)
         play = f"{ply['steps']} + {ply['opponent_steps']}".lstrip()
@@ -287,7 +313,8 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "board_svg": Markup(
             diagram(state["key"], BOARD_WIDTH, state["before"], state["cube"], state["owner"]) or ""
         ),
-        "match_url": await _match_url(datasette, db, name, game_id),
+        "in_match": await game_in_match(datasette, db, name, game_id),
+        "ending_text": game_ending(game, cubes[-1][0] if cubes else 1),
         "event_url": optional_url(event_url, datasette, name, game.get("event_id")),
         "source_url": optional_url(source_url, datasette, name, game.get("source_id")),
         "white_url": optional_url(player_url, datasette, name, game.get("white_id")),
@@ -406,20 +433,6 @@ def _cubes(
         action, _, value = (ply.get("cube") or "").partition(" ")
         plies.append((ply["side"], action or None, ascii_int(value)))
     return [(1, None), *cube_after_each(plies)]
-
-
-async def _match_url(datasette: Any, db: Any, name: str, game_id: str) -> str | None:
-    """The ``matches`` row of the match a game belongs to, if the archive has one."""
-    try:
-        found = await _rows(
-            db,
-            "select matches.id from matches, json_each(matches.games) "
-            "where json_each.value = ? limit 1",
-            [game_id],
-        )
-    except sqlite3.Error:  # an archive from before version 4 has no matches table
-        return None
-    return f"{datasette.urls.table(name, 'matches')}/{found[0]['id']}" if found else None
 
 
 def _start_key(game: dict[str, Any]) -> str:
@@ -678,6 +691,8 @@ async def player_view(datasette: Any, request: Any) -> Response:
     db, name = await _archive(datasette, request, ("games", "players"))
     player_id = _row_id(request.url_vars["player_id"], name, "player")
     player = await _one_row(db, "select * from players where id = ?", player_id, "player", name)
+    # each list of the page goes by its own page number: none of them is cut silently
+    opponents_page, matches_page = _page(request, "opponents"), _page(request, "matches")
     # Two indexed halves (as White, as Black) rather than one OR over the whole table.
     sides = await _rows(
         db,
@@ -701,7 +716,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
         db,
         "select opponent_id, max(opponent) as opponent, count(*) as games, "
         "sum(won) as wins, sum(lost) as losses, sum(won_points) as points_won, "
-        "sum(lost_points) as points_lost from ("
+        "sum(lost_points) as points_lost, count(*) over () as total from ("
         " select black_id as opponent_id, black as opponent, winner = 'white' as won,"
         "  winner = 'black' as lost,"
         "  case when winner = 'white' then points else 0 end as won_points,"
@@ -711,9 +726,11 @@ async def player_view(datasette: Any, request: Any) -> Response:
         "  case when winner = 'black' then points else 0 end,"
         "  case when winner = 'white' then points else 0 end"
         "  from games where black_id = :id"
-        ") group by opponent_id order by games desc, opponent limit 200",
-        {"id": player_id},
+        ") group by opponent_id order by games desc, opponent limit :limit offset :offset",
+        {"id": player_id, "limit": PAGE_ROWS + 1, "offset": opponents_page * PAGE_ROWS},
     )
+    more_opponents = len(opponents) > PAGE_ROWS
+    opponents = opponents[:PAGE_ROWS]
     await spell_players(db, opponents, [("opponent", "opponent_id")])
     for opponent in opponents:
         opponent["url"] = optional_url(player_url, datasette, name, opponent["opponent_id"])
@@ -750,7 +767,10 @@ async def player_view(datasette: Any, request: Any) -> Response:
         game["colour"] = side_name(_as_seen_by(game, player_id, datasette, name))
         game["invalid"] = game["status"] != "valid"
         game["event_url"] = optional_url(event_url, datasette, name, game["event_id"])
-    matches = await _player_matches(datasette, db, name, player_id)
+    matches = await _player_matches(datasette, db, name, player_id, matches_page)
+    more_matches = len(matches) > PAGE_ROWS
+    matches = matches[:PAGE_ROWS]
+    match_record = await _match_record(db, player_id)
     here = player_url(datasette, name, player_id)
     context = {
         "metadata": _footer(datasette, name),
@@ -760,13 +780,20 @@ async def player_view(datasette: Any, request: Any) -> Response:
         "sides": sides,
         "opponents": opponents,
         "matches": matches,
-        "match_record": {
-            outcome: sum(m["outcome"] == outcome for m in matches)
-            for outcome in ("won", "lost", "unfinished")
-        },
+        "match_record": match_record,
+        "match_links": _page_links(
+            here, matches_page, more_matches, param="matches", total=match_record["matches"]
+        ),
+        "opponent_links": _page_links(
+            here,
+            opponents_page,
+            more_opponents,
+            param="opponents",
+            total=opponents[0]["total"] if opponents else None,
+        ),
         "games": games,
         "page": page,
-        **_page_links(here, page, more),
+        **_page_links(here, page, more, total=record["games"]),
         "list_url": games_list_url(datasette, name, {"player": player_id}),
     }
     return Response.html(
@@ -785,11 +812,27 @@ def _as_seen_by(row: dict[str, Any], player_id: int, datasette: Any, name: str) 
     return mine
 
 
+async def _match_record(db: Any, player_id: int) -> dict[str, int]:
+    """A player's matches counted, won, lost and unfinished, over all of them (the
+    ``player_matches`` view), not over the page listed; zeros before version 4."""
+    try:
+        found = await _rows(
+            db,
+            "select matches, won, lost, unfinished from player_matches where player_id = ?",
+            [player_id],
+        )
+    except sqlite3.Error:
+        found = []
+    row = found[0] if found else {}
+    return {key: int(row.get(key) or 0) for key in ("matches", "won", "lost", "unfinished")}
+
+
 async def _player_matches(
-    datasette: Any, db: Any, name: str, player_id: int
+    datasette: Any, db: Any, name: str, player_id: int, page: int = 0
 ) -> list[dict[str, Any]]:
-    """A player's matches (the archive's ``matches`` rows), each won, lost or unfinished, with
-    the final score the player's first; none in an archive from before version 4."""
+    """A page of a player's matches (the archive's ``matches`` rows, one more than
+    :data:`PAGE_ROWS` to tell whether more follow), each won, lost or unfinished, with the final
+    score the player's first; none in an archive from before version 4."""
     try:
         matches = await _rows(
             db,
@@ -797,8 +840,8 @@ async def _player_matches(
             "score_black, winner, status, game_count, site from matches where white_id = :id "
             "union select id, white, black, white_id, black_id, length, score_white, "
             "score_black, winner, status, game_count, site from matches where black_id = :id) "
-            "order by id limit 200",
-            {"id": player_id},
+            "order by id limit :limit offset :offset",
+            {"id": player_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
         )
     except sqlite3.Error:
         return []
@@ -811,5 +854,5 @@ async def _player_matches(
             else (match["score_black"], match["score_white"])
         )
         match["score"] = f"{own}-{theirs}" if own is not None and theirs is not None else ""
-        match["url"] = f"{datasette.urls.table(name, 'matches')}/{match['id']}"
+        match["url"] = match_url(datasette, name, match["id"])
     return matches

@@ -81,3 +81,8 @@ def event_url(datasette: Any, database: str, event_id: int | str) -> str:
 
 def source_url(datasette: Any, database: str, source_id: int | str) -> str:
     return f"{_database_path(datasette, database)}/-/source/{quote(str(source_id), safe='')}"
+
+
+def match_url(datasette: Any, database: str, match_id: int | str) -> str:
+    """A match's page (``/DB/-/match/ID``, :mod:`.matches`): its games, scores and ending."""
+    return f"{_database_path(datasette, database)}/-/match/{quote(str(match_id), safe='')}"
