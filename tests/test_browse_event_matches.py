@@ -16,6 +16,7 @@ import pytest
 from helpers import SHARED_MAT, fetch, query, serving, stated, stated_match
 
 from jacquet_notation.archive import import_paths
+from jacquet_notation.browse.collections import one_event
 
 pytestmark = [
     pytest.mark.slow,
@@ -139,14 +140,14 @@ def test_online_match_is_listed_as_its_matches_not_one_crosstable(
     assert not page.xpath("//table[contains(@class, 'jacquet-crosstable')]")
     assert "not one tournament" in page.xpath("string(//section[@class='jacquet-event-matches'])")
     rows = page.xpath("//table[@class='jacquet-event-matches']/tbody/tr")
-    listed = Counter()
+    listed: Counter[tuple[str, str, str | None]] = Counter()
     for row in rows:
         first, second, winner = (
             row.xpath("string(./td[@class=$c])", c=c).strip().lower()
             for c in ("white", "black", "winner")
         )
         listed[first, second, winner or None] += 1
-    expected = Counter()
+    expected: Counter[tuple[str, str, str | None]] = Counter()
     for path in files:
         first, second, winner = stated_match(path)
         expected[first.lower(), second.lower(), winner.lower() if winner else None] += 1
@@ -190,3 +191,35 @@ def test_a_backgammon_events_table_counts_matches_won(
     # ranked by matches won
     won = [int(seen_row[1]) for seen_row in seen.values()]
     assert won == sorted(won, reverse=True)
+
+
+def _pairs(*games: tuple[int, int]) -> list[dict[str, int]]:
+    return [{"white_id": white, "black_id": black} for white, black in games]
+
+
+@pytest.mark.parametrize(
+    ("pairings", "one"),
+    [
+        (_pairs((1, 2), (2, 3), (3, 1)), True),  # a round robin
+        (_pairs((1, 2), (3, 4), (5, 6), (7, 8), (1, 3), (5, 7), (1, 5)), True),  # a knockout
+        (_pairs((1, 2), (1, 2), (2, 1)), True),  # two players: a series
+        (_pairs(*((1, n) for n in range(2, 12))), False),  # one player against strangers
+        (_pairs((1, 2), (3, 4), (5, 6)), False),  # unrelated pairs
+    ],
+)
+def test_one_event_is_told_from_its_pairings(pairings: list[dict[str, int]], one: bool) -> None:
+    assert one_event(pairings) is one
+
+
+def test_the_head_to_head_view_is_the_files(archive: Path) -> None:
+    """The ``head_to_head`` view (named players; points net), against the files' counts."""
+    _, pairs = _records(sorted(SHARED_MAT.rglob("*.txt")))
+    view = {
+        (row["player"].lower(), row["opponent"].lower()): (row["games"], row["wins"], row["points"])
+        for row in query(archive, "select player, opponent, games, wins, points from head_to_head")
+    }
+    named = {pair: tally for pair, tally in pairs.items() if "" not in pair}
+    assert view == {
+        pair: (tally["games"], tally["wins"], tally["points_won"] - tally["points_lost"])
+        for pair, tally in named.items()
+    }
