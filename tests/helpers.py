@@ -8,6 +8,7 @@ another, so that each one can be read, run and moved on its own.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import sqlite3
@@ -29,6 +30,70 @@ from jacquet_notation.record import GameRecord
 from jacquet_notation.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# -- the shared backgammon match files, read straight from their text ---------------------------
+
+#: the shared match files: ``../shared`` beside the repository, or one level higher (a worktree)
+SHARED_MAT = next(
+    (
+        found
+        for found in (
+            ROOT.parent / "shared" / "data" / "backgammon-mat",
+            ROOT.parent.parent / "shared" / "data" / "backgammon-mat",
+        )
+        if found.is_dir()
+    ),
+    ROOT.parent / "shared" / "data" / "backgammon-mat",
+)
+
+_GAME = re.compile(r"^ Game \d+")
+_SCORE = re.compile(r"^ *(.*?) ?: (\d+)( +)(.*?) ?: (\d+)\s*$")
+_WINS = re.compile(r"Wins (\d+) point")
+_LENGTH = re.compile(r"^\s*(\d+) point match", re.MULTILINE)
+
+
+def stated(path: Path) -> list[tuple[str, str, str | None, int | None]]:
+    """Each game of a match file as its lines state it: the first and second player's names,
+    the winner's name (by the column its ``Wins N point`` stands in) and the points; the
+    winner None where no such line is written. No reader of the project's: the tests' own."""
+    games: list[tuple[str, str, str | None, int | None]] = []
+    right = None
+    names = ("", "")
+    text = path.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n")
+    for line in text.split("\n"):
+        if _GAME.match(line):
+            if right is not None:
+                games.append((*names, None, None))
+            right = None
+            continue
+        score = _SCORE.match(line)
+        if score and right is None:
+            right = score.end(3)
+            names = (score.group(1).strip(), score.group(4).strip())
+            continue
+        wins = _WINS.search(line)
+        if wins and right is not None:
+            winner = names[0] if wins.start() < right - 1 else names[1]
+            games.append((*names, winner, int(wins.group(1))))
+            right = None
+    if right is not None:
+        games.append((*names, None, None))
+    return games
+
+
+def stated_match(path: Path) -> tuple[str, str, str | None]:
+    """A match file's two players and the one whose stated points reach the length written in
+    its ``N point match`` line (None: neither did, the match unfinished)."""
+    games = stated(path)
+    first, second = games[0][:2]
+    length = _LENGTH.search(path.read_bytes().decode("utf-8", "replace"))
+    points = {first: 0, second: 0}
+    for _, _, winner, scored in games:
+        if winner is not None:
+            points[winner] += scored or 0
+    reached = [name for name in (first, second) if length and points[name] >= int(length[1])]
+    return first, second, reached[0] if reached else None
+
 
 # -- an archive's tables ------------------------------------------------------------------------
 

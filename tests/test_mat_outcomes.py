@@ -5,53 +5,19 @@ match files, without the archive or the reader (issue "Matches, whole")."""
 from __future__ import annotations
 
 import io
-import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from helpers import rows
+from helpers import SHARED_MAT, rows, stated
 
 from jacquet_notation.archive import import_paths
 from jacquet_notation.match import outcome
 from jacquet_notation.notation import parse_game, read_games
 from jacquet_notation.replay import replay
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "backgammon-mat"
+SHARED = SHARED_MAT
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/data/backgammon-mat")
-
-_GAME = re.compile(r"^ Game \d+")
-_SCORE = re.compile(r"^ *(.*?) ?: (\d+)( +)(.*?) ?: (\d+)\s*$")
-_WINS = re.compile(r"Wins (\d+) point")
-
-
-def stated(path: Path) -> list[tuple[str, str, str | None, int | None]]:
-    """Each game of a match file as its lines state it: the first and second player's names,
-    the winner's name (by the column its ``Wins N point`` stands in) and the points; the
-    winner None where no such line is written."""
-    games: list[tuple[str, str, str | None, int | None]] = []
-    right = None
-    names = ("", "")
-    text = path.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n")
-    for line in text.split("\n"):
-        if _GAME.match(line):
-            if right is not None:
-                games.append((*names, None, None))
-            right = None
-            continue
-        score = _SCORE.match(line)
-        if score and right is None:
-            right = score.end(3)
-            names = (score.group(1).strip(), score.group(4).strip())
-            continue
-        wins = _WINS.search(line)
-        if wins and right is not None:
-            winner = names[0] if wins.start() < right - 1 else names[1]
-            games.append((*names, winner, int(wins.group(1))))
-            right = None
-    if right is not None:
-        games.append((*names, None, None))
-    return games
 
 
 @needs_shared

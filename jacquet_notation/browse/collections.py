@@ -7,11 +7,14 @@ read the ``events``, ``sources`` and ``games`` tables by SQL, as the other pages
 
 from __future__ import annotations
 
+import sqlite3
+from collections import defaultdict
 from typing import Any
 
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
+from ..position import SIDES
 from ..wording import plural
 from .names import game_label, spell_players
 from .pages import PAGE_ROWS, _archive, _footer, _one_row, _page, _page_links, _row_id, _rows
@@ -44,8 +47,10 @@ def _link_games(datasette: Any, name: str, games: list[dict[str, Any]]) -> None:
         game["invalid"] = game["status"] != "valid"
 
 
-def _cells_html(row: dict[str, Any], players: list[dict[str, Any]]) -> Markup:
-    """A crosstable row's cells, one per player shown (the row's own cell a dash).
+def _cells_html(row: dict[str, Any], players: list[dict[str, Any]], unit: str = "game") -> Markup:
+    """A crosstable row's cells, one per player shown (the row's own cell a dash): the points
+    won over the games played (``unit`` "game"), or the matches won over the matches played
+    (``unit`` "match", with the games' points in the cell's title).
 
     Drawn here rather than in the template: up to 40 x 40 cells took Jinja about 19 ms a page,
     which put the event page above Datasette's own plain table page at 100,000 games.
@@ -56,21 +61,29 @@ def _cells_html(row: dict[str, Any], players: list[dict[str, Any]]) -> Markup:
         own = col["id"] == row["id"]
         classes = "jacquet-cell-points self" if own else "jacquet-cell-points"
         if cell:
-            games = cell["games"]
-            title = f"{row['name']} v {col['name']}: {plural(games, 'game')}, {cell['wins']} won"
+            played = cell["games"]
+            title = f"{row['name']} v {col['name']}: {plural(played, unit)}, {cell['wins']} won"
+            shown = cell["points"]
+            if unit == "match":
+                title += (
+                    f", {plural(cell['points'], 'point')} in {plural(cell['game_count'], 'game')}"
+                )
+                shown = cell["wins"]
             cells.append(
                 f'<td class="{classes}" title="{escape(title)}">'
-                f"{escape(cell['points'])}<small>/{escape(games)}</small></td>"
+                f"{escape(shown)}<small>/{escape(played)}</small></td>"
             )
         else:
             cells.append(f'<td class="{classes}">{"—" if own else ""}</td>')
     return Markup("".join(cells))
 
 
-def crosstable(pairings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Players by points won, each with a cell per opponent: the games between them and the
-    points the row's player won. Built from the games grouped by (White, Black): a player's
-    totals are the sums of their row, so the table agrees with the games it was read from."""
+def crosstable(pairings: list[dict[str, Any]], by_wins: bool = False) -> list[dict[str, Any]]:
+    """Players by points won (``by_wins``: by wins, then points), each with a cell per
+    opponent: what they played (``games``: games, or a backgammon event's matches), the wins
+    and the points the row's player won (and ``game_count``, the games, where given). Built
+    from the rows grouped by (White, Black): a player's totals are the sums of their row, so
+    the table agrees with the games (or matches) it was read from."""
     players: dict[Any, dict[str, Any]] = {}
 
     def player(player_id: Any, name: Any) -> dict[str, Any]:
@@ -85,6 +98,7 @@ def crosstable(pairings: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "losses": 0,
                 "points_won": 0,
                 "points_lost": 0,
+                "game_count": 0,
             }
         return entry
 
@@ -95,8 +109,12 @@ def crosstable(pairings: list[dict[str, Any]]) -> list[dict[str, Any]]:
             (white, black, "white_wins", "black_wins", "white_points", "black_points"),
             (black, white, "black_wins", "white_wins", "black_points", "white_points"),
         ):
-            cell = me["cells"].setdefault(other["id"], {"games": 0, "points": 0, "wins": 0})
+            cell = me["cells"].setdefault(
+                other["id"], {"games": 0, "points": 0, "wins": 0, "game_count": 0}
+            )
             cell["games"] += row["games"]
+            cell["game_count"] += row.get("game_count") or 0
+            me["game_count"] += row.get("game_count") or 0
             cell["wins"] += row[won] or 0
             cell["points"] += row[won_points] or 0
             me["games"] += row["games"]
@@ -106,11 +124,96 @@ def crosstable(pairings: list[dict[str, Any]]) -> list[dict[str, Any]]:
             me["points_lost"] += row[lost_points] or 0
     ranked = sorted(
         players.values(),
-        key=lambda p: (-p["points_won"], -p["wins"], str(p["name"]).casefold()),
+        key=lambda p: (
+            (-p["wins"], -p["points_won"]) if by_wins else (-p["points_won"], -p["wins"]),
+            str(p["name"]).casefold(),
+        ),
     )
     for entry in ranked:
         entry["unfinished"] = entry["games"] - entry["wins"] - entry["losses"]
     return ranked
+
+
+def one_event(pairings: list[dict[str, Any]]) -> bool:
+    """Whether an event's pairings are those of one tournament: two players at most, or at
+    least half its players met two opponents or more. A round robin, a Swiss or a knockout's
+    first half passes; a server's generic event name ("Online match": a few regular players,
+    each against strangers, a star of one-off pairs) does not, and is listed as its matches
+    rather than drawn as one crosstable of players who never met (docs/browse.md)."""
+    opponents: dict[Any, set[Any]] = defaultdict(set)
+    for row in pairings:
+        opponents[row["white_id"]].add(row["black_id"])
+        opponents[row["black_id"]].add(row["white_id"])
+    if len(opponents) <= 2:
+        return True
+    return 2 * sum(len(met - {me}) >= 2 for me, met in opponents.items()) >= len(opponents)
+
+
+#: an event's matches (a backgammon event): the matches whose games are the event's, found
+#: through the games' import (indexed) and checked against each match's list of games
+_EVENT_MATCHES = (
+    "with event_matches as ("
+    " select distinct m.id from games g join matches m on m.import_id = g.import_id"
+    " where g.event_id = :id and g.id in (select value from json_each(m.games))"
+    "), match_games as ("
+    " select m.id, count(g.id) as game_count,"
+    "  sum(case when (g.winner = 'white' and g.white_id is m.white_id)"
+    "   or (g.winner = 'black' and g.black_id is m.white_id) then g.points else 0 end)"
+    "   as white_points,"
+    "  sum(case when (g.winner = 'white' and g.white_id is m.black_id)"
+    "   or (g.winner = 'black' and g.black_id is m.black_id) then g.points else 0 end)"
+    "   as black_points,"
+    "  min(g.date) as date"
+    " from event_matches e join matches m on m.id = e.id, json_each(m.games) j"
+    " join games g on g.id = j.value group by m.id"
+    ") "
+)
+
+
+async def _event_matches(db: Any, event_id: int) -> list[dict[str, Any]]:
+    """The event's matches, each with its games' count and points per side and its first
+    date; none when the event is not backgammon's or the archive has no ``matches`` (before
+    version 4)."""
+    try:
+        return await _rows(
+            db,
+            _EVENT_MATCHES + "select m.id, m.white_id, m.black_id, m.white, m.black, m.length, "
+            "m.score_white, m.score_black, m.winner, m.status, m.site, p.game_count, "
+            "p.white_points, p.black_points, p.date from match_games p "
+            "join matches m on m.id = p.id order by p.date, m.id",
+            {"id": event_id},
+        )
+    except sqlite3.Error:
+        return []
+
+
+def _match_pairings(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The event's matches grouped by (White, Black) as ``crosstable`` reads them: the
+    matches played and won by each side, the games and the games' points beside."""
+    pairs: dict[tuple[Any, Any], dict[str, Any]] = {}
+    for match in matches:
+        pair = pairs.setdefault(
+            (match["white_id"], match["black_id"]),
+            {
+                "white_id": match["white_id"],
+                "black_id": match["black_id"],
+                "white": match["white"],
+                "black": match["black"],
+                "games": 0,
+                "white_wins": 0,
+                "black_wins": 0,
+                "white_points": 0,
+                "black_points": 0,
+                "game_count": 0,
+            },
+        )
+        pair["games"] += 1
+        pair["white_wins"] += match["winner"] == "white"
+        pair["black_wins"] += match["winner"] == "black"
+        pair["white_points"] += match["white_points"] or 0
+        pair["black_points"] += match["black_points"] or 0
+        pair["game_count"] += match["game_count"] or 0
+    return list(pairs.values())
 
 
 async def _listed_games(
@@ -170,13 +273,32 @@ async def event_view(datasette: Any, request: Any) -> Response:
         "from games where event_id = ? group by white_id, black_id",
         [event_id],
     )
+    # a backgammon event is scored in matches won, the games' points beside (Jacquet's in games)
+    backgammon = (
+        await _rows(
+            db,
+            "select 1 from games where event_id = ? and rules = 'backgammon' limit 1",
+            [event_id],
+        )
+    ) != []
+    matches = await _event_matches(db, event_id) if backgammon else []
+    unit = "match" if matches else "game"
+    if matches:
+        pairings = _match_pairings(matches)
+    listed = matches if matches and not one_event(pairings) else []
     await spell_players(db, pairings)
-    table = crosstable(pairings)
+    table = [] if listed else crosstable(pairings, by_wins=unit == "match")
     shown = table[:CROSSTABLE_PLAYERS]
     for entry in shown:
         entry["url"] = optional_url(player_url, datasette, name, entry["id"])
     for entry in shown:
-        entry["cells_html"] = _cells_html(entry, shown)
+        entry["cells_html"] = _cells_html(entry, shown, unit)
+    await spell_players(db, listed)
+    for match in listed:
+        match["url"] = f"{datasette.urls.table(name, 'matches')}/{match['id']}"
+        for side in ("white", "black"):
+            match[f"{side}_url"] = optional_url(player_url, datasette, name, match[f"{side}_id"])
+        match["winner_name"] = match[match["winner"]] if match["winner"] in SIDES else ""
     # in the event's order: by date and round, then as imported
     order = (
         "games.date, cast(games.round as integer), games.round, games.import_id, "
@@ -189,6 +311,9 @@ async def event_view(datasette: Any, request: Any) -> Response:
         "summary": summary,
         "players": shown,
         "players_left_out": len(table) - len(shown),
+        "unit": unit,
+        "matches": listed,
+        "pairs": len({frozenset((m["white_id"], m["black_id"])) for m in listed}),
     }
     return Response.html(
         await datasette.render_template("jacquet/event.html", context, request=request)
