@@ -52,29 +52,51 @@ _WINS = re.compile(r"Wins (\d+) point")
 _LENGTH = re.compile(r"^\s*(\d+) point match", re.MULTILINE)
 
 
+_DOUBLE = re.compile(r"Doubles => (\d+)")
+
+
 def stated(path: Path) -> list[tuple[str, str, str | None, int | None]]:
     """Each game of a match file as its lines state it: the first and second player's names,
     the winner's name (by the column its ``Wins N point`` stands in) and the points; the
-    winner None where no such line is written. No reader of the project's: the tests' own."""
+    winner None where no such line is written. No reader of the project's: the tests' own.
+
+    The points are the line's, but for those no game can give: more than a backgammon (3 x
+    the cube, the cube read from the game's ``Doubles => N`` lines) and not exactly what the
+    winner needed to end the match (Backgammon Studio's ``Wins 4016 point`` for a player who
+    left), which the rules score at 3 x the cube (docs/rules.md, "Matches")."""
     games: list[tuple[str, str, str | None, int | None]] = []
     right = None
     names = ("", "")
+    score = (0, 0)
+    cube = 1
     text = path.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n")
+    found = _LENGTH.search(text)
+    length = int(found[1]) if found else 0
     for line in text.split("\n"):
         if _GAME.match(line):
             if right is not None:
                 games.append((*names, None, None))
             right = None
+            cube = 1
             continue
-        score = _SCORE.match(line)
-        if score and right is None:
-            right = score.end(3)
-            names = (score.group(1).strip(), score.group(4).strip())
+        written = _SCORE.match(line)
+        if written and right is None:
+            right = written.end(3)
+            names = (written.group(1).strip(), written.group(4).strip())
+            score = (int(written.group(2)), int(written.group(5)))
             continue
+        double = _DOUBLE.search(line)
+        if double:
+            cube = int(double.group(1))
         wins = _WINS.search(line)
         if wins and right is not None:
-            winner = names[0] if wins.start() < right - 1 else names[1]
-            games.append((*names, winner, int(wins.group(1))))
+            first = wins.start() < right - 1
+            winner = names[0] if first else names[1]
+            points = int(wins.group(1))
+            needed = length - score[0 if first else 1]
+            if points > 3 * cube and points != needed:
+                points = 3 * cube
+            games.append((*names, winner, points))
             right = None
     if right is not None:
         games.append((*names, None, None))

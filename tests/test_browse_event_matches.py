@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import lxml.html
 import pytest
 from helpers import SHARED_MAT, fetch, query, serving, stated, stated_match
+from lxml import etree
 
 from jacquet_notation.archive import import_paths
 from jacquet_notation.browse.collections import one_event
@@ -108,9 +110,17 @@ def test_a_players_record_and_head_to_head_are_the_files(
     mine = players[name]
     fields = ("games", "wins", "losses", "unfinished", "points_won", "points_lost")
     assert total[1:] == [str(mine[field]) for field in fields]
+    # the head-to-head, 50 opponents a page: every page walked, every opponent once
+    base = f"{server}/archive/-/player/{_player_id(archive, name)}"
     rows = page.xpath("//section[@class='jacquet-head-to-head']//tbody/tr")
+    number = 0
+    while f"?opponents={number + 1}" in html_text(page):
+        number += 1
+        more = _page(f"{base}?opponents={number}")
+        rows += more.xpath("//section[@class='jacquet-head-to-head']//tbody/tr")
+        page = more
     opponents = {other for me, other in pairs if me == name}
-    assert len(rows) == min(200, len(opponents))
+    assert len(rows) == len(opponents)
     for row in rows:
         opponent, *figures = _cells(row)
         # the files' nameless opponents are one row, under "?"
@@ -118,6 +128,11 @@ def test_a_players_record_and_head_to_head_are_the_files(
         assert figures == [
             str(tally[field]) for field in ("games", "wins", "losses", "points_won", "points_lost")
         ], opponent
+
+
+def html_text(page: Any) -> str:
+    """The page's markup, to look for a link's query in it."""
+    return str(etree.tostring(page, encoding="unicode"))
 
 
 def _event_files(name: str) -> list[Path]:

@@ -37,7 +37,7 @@ def test_every_shared_game_carries_the_winner_and_points_its_file_states(tmp_pat
         for file, index, white, black, winner, points in rows(
             db,
             "SELECT o.import_id || '', o.game_index, g.white, g.black, g.winner, "
-            "CASE WHEN g.status = 'invalid' AND g.error LIKE '%4016%' THEN 4016 ELSE g.points END "
+            "g.points "
             "FROM occurrences o JOIN games g ON g.id = o.game_id",
         )
     }
@@ -59,21 +59,12 @@ def test_every_shared_game_carries_the_winner_and_points_its_file_states(tmp_pat
                 loser = second if winner == first else first
                 records[winner.lower()] += 1
                 losses[loser.lower()] += 1
-                # a forfeit's sentinel (4016) is no score: left out here and below
-                points_won[winner.lower()] += points if points and points < 4016 else 0
+                points_won[winner.lower()] += points or 0
     assert compared == 3695
     # the players' records: the view against the counts from the files (names as the
     # archive normalises them: one player whatever the case)
-    forfeits = dict(
-        rows(
-            db,
-            "SELECT lower(p.name), sum(g.points) FROM games g JOIN players p ON p.id = "
-            "CASE g.winner WHEN 'white' THEN g.white_id ELSE g.black_id END "
-            "WHERE g.status = 'invalid' GROUP BY p.id",
-        )
-    )
     view = {
-        name.lower(): (wins, lost, won_points - forfeits.get(name.lower(), 0))
+        name.lower(): (wins, lost, won_points)
         for name, wins, lost, won_points in rows(
             db, "SELECT name, wins, losses, points_won FROM player_records"
         )

@@ -18,7 +18,7 @@ from ..position import SIDES
 from ..wording import plural
 from .names import game_label, spell_players
 from .pages import PAGE_ROWS, _archive, _footer, _one_row, _page, _page_links, _row_id, _rows
-from .urls import event_url, game_url, optional_url, player_url, source_url
+from .urls import event_url, game_url, match_url, optional_url, player_url, source_url
 
 #: players shown in a crosstable: past this many, the ones with the most points
 CROSSTABLE_PLAYERS = 40
@@ -295,7 +295,7 @@ async def event_view(datasette: Any, request: Any) -> Response:
         entry["cells_html"] = _cells_html(entry, shown, unit)
     await spell_players(db, listed)
     for match in listed:
-        match["url"] = f"{datasette.urls.table(name, 'matches')}/{match['id']}"
+        match["url"] = match_url(datasette, name, match["id"])
         for side in ("white", "black"):
             match[f"{side}_url"] = optional_url(player_url, datasette, name, match[f"{side}_id"])
         match["winner_name"] = match[match["winner"]] if match["winner"] in SIDES else ""
