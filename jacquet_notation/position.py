@@ -23,7 +23,7 @@ from .bits import unpack as unpack
 from .board_terms import BAR as BAR
 from .board_terms import OFF as OFF
 from .board_terms import Side as Side
-from .board_terms import side_name
+from .board_terms import shifted_point, side_name
 from .errors import PositionError
 from .numerals import ascii_int
 
@@ -60,7 +60,7 @@ def opposite_point(point: int) -> int:
     """The same board point in the other player's numbering (p + 12 or p - 12)."""
     if not 1 <= point <= 24:
         raise PositionError(f"point {point} is not on the board (1 to 24)")
-    return point + 12 if point <= 12 else point - 12
+    return shifted_point(point)
 
 
 def mirror_point(point: int) -> int:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from .board_terms import BAR as BAR
 from .board_terms import OFF as OFF
 from .board_terms import Side as Side
+from .board_terms import move_text
 from .board_terms import point_name as point_name
 
 if TYPE_CHECKING:
@@ -39,11 +40,7 @@ NO_SPAN = Span(0, 0, 0, 0)
 #: ``MOVE_TEXTS[hit][start][end]``: the text of a single move between two points (0 to 25),
 #: ``24/18``, ``bar/22``, ``13/7*``: looked up by the canonical writer and by the archive's rows
 MOVE_TEXTS = [
-    [
-        [f"{point_name(a)}/{point_name(b)}{'*' if hit else ''}" for b in range(BAR + 1)]
-        for a in range(BAR + 1)
-    ]
-    for hit in (0, 1)
+    [[move_text(a, b, bool(hit)) for b in range(BAR + 1)] for a in range(BAR + 1)] for hit in (0, 1)
 ]
 
 
@@ -86,12 +83,7 @@ class Move(NamedTuple):
         if self.count == 1 and 0 <= start <= BAR and 0 <= end <= BAR:
             # the common case, looked up: the canonical writer spells every move of a corpus
             return MOVE_TEXTS[1 if self.hit else 0][start][end]
-        text = f"{point_name(start)}/{point_name(end)}"
-        if self.hit:
-            text += "*"
-        if self.count != 1:
-            text += f"({self.count})"
-        return text
+        return move_text(start, end, self.hit, self.count)
 
 
 #: what a ply is when it is not a play of men: the cube's actions, or a roll whose play is unknown

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from .bits import off_count
-from .board_terms import point_name as _point_name
+from .board_terms import pairs_text, shifted_point
 from .board_terms import side_name as _side_name
 from .budget import check_time, deadline
 from .engine import (
@@ -633,27 +633,22 @@ class _Replayer:
         if shared and _share_by_mover(position, moves, shared):
             mover, opponent = _side_name(position.turn), _side_name(other(position.turn))
             return (
-                f"{mover}'s own men moved in the share ({_pairs(shared)}): the share is "
+                f"{mover}'s own men moved in the share ({pairs_text(shared)}): the share is "
                 f"{opponent}'s, played on {opponent}'s men in {opponent}'s numbering"
             )
         if shared and legal_with(position, dice, moves + shared, []):
             # the mover's own steps written after the +: a share is the opponent's, on its men
             return (
                 f"{_side_name(position.turn)}'s own steps written as "
-                f"{_side_name(other(position.turn))}'s share: {_pairs(moves + shared)}"
+                f"{_side_name(other(position.turn))}'s share: {pairs_text(moves + shared)}"
             )
 
-        def shift(point: int) -> int:
-            if point in (0, 25):
-                return point
-            return point + 12 if point <= 12 else point - 12
-
-        shifted = [(shift(a), shift(b)) for a, b in moves]
+        shifted = [(shifted_point(a), shifted_point(b)) for a, b in moves]
         if shifted != moves and legal_with(position, dice, shifted):
-            return "written in the opponent's numbering (points ± 12): " + _pairs(shifted)
+            return "written in the opponent's numbering (points ± 12): " + pairs_text(shifted)
         reversed_pairs = [(b, a) if b > a else (a, b) for a, b in moves]
         if reversed_pairs != moves and legal_with(position, dice, reversed_pairs):
-            return "a step written in the other direction: " + _pairs(reversed_pairs)
+            return "a step written in the other direction: " + pairs_text(reversed_pairs)
         for neighbour in (offset - 1, offset + 1):
             if 0 <= neighbour < len(plays):
                 other_dice = plays[neighbour].dice
@@ -724,10 +719,6 @@ def _playable_roll(position: Position, rules: Rules) -> tuple[int, int] | None:
             if any(play.steps for play in legal_plays(position, (high, low), rules)):
                 return (high, low)
     return None
-
-
-def _pairs(pairs: Iterable[tuple[int, int]]) -> str:
-    return " ".join(f"{_point_name(a)}/{_point_name(b)}" for a, b in pairs)
 
 
 def closest_plays(written: WrittenPlay, legal: Sequence[Play], most: int = 3) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..board_terms import point_name
+from ..board_terms import move_text
 from ..errors import IllegalPlayError
 from ..position import Direction, Position, Side
 from ..rules import Rules
@@ -27,7 +27,7 @@ class Step:
 
     def notation(self) -> str:
         """``24/18``, ``bar/22``, ``5/off``, ``13/7*`` (``*`` marks a hit)."""
-        return f"{point_name(self.start)}/{point_name(self.end)}{'*' if self.hit else ''}"
+        return move_text(self.start, self.end, self.hit)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..bits import COUNT, MOVER, OPP_SHIFT, POINTS, occupied, two_or_more
-from ..board_terms import point_name, side_name
+from ..board_terms import pairs_text, shifted_point, side_name
 from ..errors import IllegalPlayError
 from ..position import MEN, Position, Side, other
 from ..rules import Rules
@@ -204,15 +204,15 @@ def _share_error(
     opponent = side_name(share_ctx.mover)
     mover = side_name(other(share_ctx.mover))
     try:
-        shifted = [tuple(_shift(int(point)) for point in move) for move in shared]
+        shifted = [(shifted_point(int(start)), shifted_point(int(end))) for start, end in shared]
         validate_steps(after, left, shifted, share_ctx.rules)
     except (IllegalPlayError, TypeError, ValueError):
         pass
     else:
         if shifted != shared:
             return IllegalPlayError(
-                f"the share {_pairs(shared)} is written in {mover}'s numbering; a share is "
-                f"written in the opponent's own: in {opponent}'s it is {_pairs(shifted)}",
+                f"the share {pairs_text(shared)} is written in {mover}'s numbering; a share is "
+                f"written in the opponent's own: in {opponent}'s it is {pairs_text(shifted)}",
                 move=offset,
             )
     try:
@@ -265,14 +265,3 @@ def _dice_words(path: tuple[Step, ...]) -> str:
     if len(set(dice)) == 1:
         return f"{len(dice)} steps of {dice[0]}"
     return " and ".join(f"the {die}" for die in dice)
-
-
-def _shift(point: int) -> int:
-    """A point in the other side's numbering (the sides are 12 points apart; off and bar stay)."""
-    if point in (0, 25):
-        return point
-    return point + 12 if point <= 12 else point - 12
-
-
-def _pairs(moves: Sequence[Sequence[int]]) -> str:
-    return " ".join(f"{point_name(start)}/{point_name(end)}" for start, end in moves)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from ..errors import NotationError
 from ..numerals import ascii_int
-from ..record import BAR, OFF, GameRecord, Move, WrittenPlay
+from ..record import GameRecord, WrittenPlay
 from .mat_reader import GAME_TAGS, HEADER_TAGS, MAT_RULESET
 
 #: where Player 2's column begins, at least (gnubg's and Galaxy's 33)
@@ -72,15 +72,6 @@ def _check(record: GameRecord) -> None:
             )
 
 
-def _point(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
-
-
-def _move(move: Move) -> str:
-    text = f"{_point(move.start)}/{_point(move.end)}{'*' if move.hit else ''}"
-    return text + (f"({move.count})" if move.count != 1 else "")
-
-
 def _ply(play: WrittenPlay, cube: int) -> str:
     """A ply as a column of a move line: ``53: 8/3 6/3``, `` Doubles => 2``, `` Takes``...
 
@@ -102,7 +93,7 @@ def _ply(play: WrittenPlay, cube: int) -> str:
     dice = f"{play.dice[0]}{play.dice[1]}:"
     if play.action == "unknown":
         return dice + " ????"
-    return " ".join([dice] + [_move(move) for move in play.moves])
+    return " ".join([dice] + [move.notation() for move in play.moves])
 
 
 def _points(points: int) -> str:
