@@ -16,7 +16,7 @@ import pytest
 from reference import best_plays, reference_plays
 
 from jacquet_notation.engine import Step, dice_steps, legal_plays, search, validate_play, winner
-from jacquet_notation.engine.steps import Context
+from jacquet_notation.engine.context import Context
 from jacquet_notation.errors import IllegalPlayError, PositionError
 from jacquet_notation.position import Position, Side, opposite_point, other
 from jacquet_notation.rules import Rules

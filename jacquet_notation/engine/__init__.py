@@ -5,23 +5,21 @@ Pure functions of ``(position, dice, rules)``. The search works on the packed in
 and a whole table is tested with a few bit operations; see docs/rules.md for the rules and the
 choices made where docs/rules.md leaves something open.
 
-One module per concern: :mod:`.plays` (``Step``, ``Play``, dice), :mod:`.facts` (a ``Rules``
-read once for the inline paths), :mod:`.steps` (one turn's context: which men may step, the
-structural rules), :mod:`.search` (every legal play), :mod:`.shares` (Versailles: the opponent's
-share of the dice the mover could not use, whole turns), :mod:`.quick` (validation's common case,
-inline), :mod:`.validate` (the careful path), :mod:`.explain` (why a play is illegal, in a
-player's words), :mod:`.scoring` (applying plays, game end, points), :mod:`.rolls` (the rolls a play
-written without dice fits).
+One module per concern, each importing only those beneath it: :mod:`.plays` (``Step``,
+``Play``, dice, the fast constructors), :mod:`.facts` (a ``Rules`` read once for the inline
+paths), :mod:`.context` (one turn's context: which men may step, the structural rules),
+:mod:`.search` (every legal play of the mover), :mod:`.quick` (validation's common case,
+inline), :mod:`.validate` (the careful path), :mod:`.shares` (Versailles: the opponent's share
+of the dice the mover could not use, whole turns), :mod:`.legal` (the one door: ``legal_plays``
+and ``validate_play``, choosing between a plain turn and a whole Versailles turn),
+:mod:`.explain` (why a play is illegal, in a player's words), :mod:`.scoring` (applying plays,
+game end, points), :mod:`.rolls` (the rolls a play written without dice fits).
 """
 
+from .legal import legal_plays, validate_play
 from .plays import Play, Step, dice_steps
-from .scoring import BACKGAMMON, apply_play, holds_prime, score, winner
-from .search import legal_plays
-from .validate import validate_play
-
-# isort: split
-# rolls after validate: imported first, it would enter the search/shares/quick cycle midway
 from .rolls import ROLLS, rolls_for_play, why_no_roll
+from .scoring import BACKGAMMON, apply_play, holds_prime, score, winner
 
 __all__ = [
     "BACKGAMMON",

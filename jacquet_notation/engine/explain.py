@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from ..bits import BAR, MOVER, bar_count, location_of, men_at
 from ..board_terms import point_name, side_name
+from .context import Context, free_men
 from .facts import REARMOST
 from .plays import (
     Step,
     notation_of,
 )
-from .steps import Context, free_men
 
 
 def why_stuck(ctx: Context, mover: int, point: int, wanted: int) -> str:
-    """Why no man of ``mover`` may step from ``point`` (:func:`.steps.free_men` says none may)."""
+    """Why no man of ``mover`` may step from ``point`` (:func:`.context.free_men` says none may)."""
     if not men_at(mover, point):
         return no_man(ctx, point, wanted)
     if ctx.hitting and bar_count(mover):

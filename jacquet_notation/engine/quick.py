@@ -28,6 +28,7 @@ from ..bits import (
 )
 from ..position import MEN, Direction, Position, mirror_point, opposite_point
 from ..rules import Rules
+from .context import COURIER_MEN, DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
 from .facts import EXACT, LAST, REARMOST, facts_of
 from .plays import (
     Play,
@@ -45,7 +46,6 @@ from .plays import (
     set_white,
 )
 from .search import fewer_dice_legal, more_borne_off, most_off
-from .steps import COURIER_MEN, DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
 
 # the opponent's change when the mover hits on its point t, in the opponent's own packed int
 _HIT_OPP_DELTA = [0] + [FLAG[BAR] - FLAG[opposite_point(t)] for t in range(1, 25)]

@@ -19,8 +19,8 @@ from ..errors import IllegalPlayError
 from ..position import Position
 from ..rules import Rules
 from .facts import facts_of
+from .legal import validate_play
 from .plays import Play
-from .validate import validate_play
 
 #: the 21 rolls, high die first, in the order the notation lists them (6-6, 6-5, ..., 1-1)
 ROLLS: tuple[tuple[int, int], ...] = tuple(

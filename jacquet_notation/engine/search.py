@@ -22,14 +22,9 @@ from ..bits import (
     two_or_more,
 )
 from ..position import Position, Side
-from ..rules import Rules
+from .context import Context
 from .facts import REARMOST
-from .plays import (
-    DEFAULT_RULES,
-    Play,
-    Step,
-    dice_steps,
-)
+from .plays import Play, Step
 from .plays import new as _new
 from .plays import set_black as _set_black
 from .plays import set_direction as _set_direction
@@ -38,8 +33,6 @@ from .plays import set_position as _set_position
 from .plays import set_steps as _set_steps
 from .plays import set_turn as _set_turn
 from .plays import set_white as _set_white
-from .scoring import winner
-from .steps import Context
 
 
 class Search:
@@ -117,22 +110,6 @@ class Search:
             set_share(play, ())
             plays.append(play)
         return plays
-
-
-def legal_plays(position: Position, dice: Sequence[int], rules: Rules | None = None) -> list[Play]:
-    """Every distinct legal play of ``dice`` for the side to move (distinct by resulting position).
-
-    A roll with no legal step gives one empty play (a pass). A finished game has no plays.
-    Under ``rules.every_die_used`` each play is a whole turn, the opponent's share included
-    (:mod:`.shares`), distinct by the position after both parts.
-    """
-    rules = rules or DEFAULT_RULES
-    if winner(position) is not None:
-        return []
-    if rules.every_die_used:
-        return shares.whole_turns(position, dice_steps(dice, rules), rules)
-    ctx = Context(position, rules)
-    return Search(ctx, dice_steps(dice, rules)).plays()
 
 
 def more_borne_off(ctx: Context, dice: list[int], off: int) -> bool:
@@ -252,8 +229,3 @@ def _no_longer_play(ctx: Context, dice: list[int], state: int, first: int) -> bo
 def may_bear_off(ctx: Context, pips: int) -> bool:
     mover = ctx.start & MOVER
     return highest(mover) - pips <= 6
-
-
-# last: shares builds on this module (the package's __init__ imports this module first), and
-# the name is read at call time
-from . import shares  # noqa: E402

@@ -15,11 +15,11 @@ from ..board_terms import pairs_text, shifted_point, side_name
 from ..errors import IllegalPlayError
 from ..position import MEN, Position, Side, other
 from ..rules import Rules
+from .context import Context
 from .plays import Play, Step, dice_steps, make_play, make_position, notation_of
 from .quick import accept_quickly
 from .scoring import winner
 from .search import Search
-from .steps import Context
 from .validate import realize_any_order, validate_steps, written_move
 
 #: the seed's clause that docs/rules.md refuses to read; named in the errors that need it
@@ -71,7 +71,7 @@ def whole_turns(position: Position, dice: list[int], rules: Rules) -> list[Play]
 def _final(share_ctx: Context, state: int, turn: Side) -> Position:
     """The position a share's final state stands for, ``turn`` (the opponent) to move.
 
-    Built from the packed sides at once: going through :meth:`.steps.Context.position` built
+    Built from the packed sides at once: going through :meth:`.context.Context.position` built
     every final position twice, a sixth of the time of a turn with a share.
     """
     if share_ctx.hitting:

@@ -1,11 +1,12 @@
 """The careful validation of a written play: realize the moves as steps, in any order, then
-compare with the legal plays when needed; :mod:`.quick` is tried first.
+compare with the legal plays when needed. :mod:`.legal` tries :mod:`.quick` first and comes
+here for the rest; this path also finds the words for what is wrong.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from ..bits import (
     BAR,
@@ -23,69 +24,22 @@ from ..board_terms import point_name, side_name
 from ..errors import AmbiguousPlayError, IllegalPlayError
 from ..position import Position, other
 from ..rules import Rules
+from .context import DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
 from .explain import outside_men, why_not_legal, why_stuck
-from .facts import EXACT, REARMOST, STANDARD, facts_of
+from .facts import EXACT, REARMOST, STANDARD
 from .plays import (
-    DEFAULT_RULES,
     Play,
     Step,
-    dice_steps,
     make_play,
     notation_of,
 )
-from .quick import accept_quickly
-from .scoring import winner
 from .search import Search, may_bear_off, more_borne_off
-from .steps import DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
-
-# -- validation ----------------------------------------------------------------------------------
-
-#: the opponent moves validate_play takes as they are (anything else is read into a list once)
-_SEQUENCES = (list, tuple)
-
-
-def validate_play(
-    position: Position,
-    dice: Sequence[int],
-    moves: Iterable[Sequence[int]],
-    rules: Rules | None = None,
-    opponent_moves: Iterable[Sequence[int]] = (),
-) -> Play:
-    """The play that ``moves`` (``(start, end)`` pairs as written) stand for, if it is legal.
-
-    A written move may span several dice (``24/13`` with 6-5). Raises IllegalPlayError naming the
-    broken rule. A play that uses every die needs no enumeration of the alternatives.
-
-    ``opponent_moves`` is the opponent's share of the roll under ``every_die_used``
-    (Versailles), in the opponent's own numbering (:func:`.shares.validate_turn`); an error in
-    it points at ``len(moves) + i``, its ``i``-th move.
-    """
-    rules = rules or DEFAULT_RULES
-    if not isinstance(moves, (list, tuple)):
-        moves = list(moves)
-    if opponent_moves.__class__ not in _SEQUENCES:
-        opponent_moves = list(opponent_moves)  # an iterator's truth says nothing of its length
-    try:
-        quick = accept_quickly(position, dice, moves, rules)
-    except (TypeError, ValueError):
-        quick = None  # malformed input: the careful path below says what is wrong
-    if quick is not None and not opponent_moves:
-        if not rules.every_die_used:
-            return quick
-        a, b = dice
-        if len(quick.steps) == (2 if a != b else facts_of(rules).double_steps or a):
-            return quick  # the mover used every die, so nothing is shared
-    if opponent_moves or rules.every_die_used:
-        return shares.validate_turn(position, dice, moves, rules, opponent_moves, quick)
-    if winner(position) is not None:
-        raise IllegalPlayError("the game is over")
-    return validate_steps(position, dice_steps(dice, rules), moves, rules)
 
 
 def validate_steps(
     position: Position, steps_left: list[int], moves: Sequence[Sequence[int]], rules: Rules
 ) -> Play:
-    """The careful path of :func:`validate_play` for the dice ``steps_left`` (high first).
+    """The careful path of :func:`.legal.validate_play` for the dice ``steps_left`` (high first).
 
     Any list of dice, not only a roll's: the opponent's share of a Versailles turn is one die,
     two, or some steps of a double.
@@ -390,8 +344,3 @@ def try_step(
     if rule == REARMOST and point != top:
         return f"only a man on the rearmost point ({top}) may leave"
     return state + OFF_DELTA[point], STEP[die][point]
-
-
-# last: shares builds on this module (the package's __init__ imports this module first), and
-# the name is read at call time
-from . import shares  # noqa: E402
