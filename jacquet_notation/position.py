@@ -13,7 +13,7 @@ import re
 from binascii import b2a_base64
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 # the location numbers and the packing are position's public names too (explicit re-exports)
 from .bits import COUNT, NIBBLE, bar_count, off_count
@@ -26,9 +26,8 @@ from .board_terms import Side as Side
 from .board_terms import shifted_point, side_name
 from .errors import PositionError
 from .numerals import ascii_int
-
-if TYPE_CHECKING:
-    from .rules import Rules
+from .rules import Direction as Direction  # defined with the rules option; re-exported
+from .rules import Rules
 
 SIDES: tuple[Side, Side] = ("white", "black")
 
@@ -50,9 +49,6 @@ def other(side: Side) -> Side:
     return "black" if side == "white" else "white"
 
 
-#: how the sides' numberings meet (the rules option ``direction``, docs/rules.md): "same" (the
-#: Jacquet family, p ± 12) or "opposite" (backgammon, 25 - p)
-Direction = Literal["same", "opposite"]
 DIRECTIONS: tuple[Direction, Direction] = ("same", "opposite")
 
 

@@ -37,7 +37,7 @@ from ..engine import legal_plays
 from ..errors import JacquetError, PositionError
 from ..notation import parse_games
 from ..numerals import ascii_int
-from ..position import Position
+from ..position import MEN, Position
 from ..record import GameRecord, Span
 from ..replay import ReplayedGame, ReplayedPly, replay
 from ..reporting import error_detail
@@ -58,8 +58,6 @@ GRACE = 1.0
 LEGAL_SHOWN = 60
 #: the header the page sends its CSRF token in (asgi-csrf's, as Datasette configures it)
 CSRF_HEADER = "x-csrftoken"
-#: men a side has
-MEN = 15
 
 DESK_PATH = "/-/transcribe"
 CHECK_PATH = "/-/transcribe/check"

@@ -7,6 +7,8 @@ A state is the mover's packed side, or in hitting rulesets ``mover | opponent <<
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..bits import (
     BAR,
     BAR_SHIFT,
@@ -57,12 +59,29 @@ DELTA = [[0] * 26] + [
 OFF_DELTA = [FLAG[OFF] - FLAG[p] for p in range(BAR + 1)]
 STEP = [[Step(p, max(p - d, 0), d) for p in range(BAR + 1)] for d in range(7)]
 HIT_STEP = [[Step(p, max(p - d, 0), d, True) for p in range(BAR + 1)] for d in range(7)]
-# hitting: where the opponent's man on the mover's point t sits in a state, and the hit's change;
-# one pair of tables per direction (the sides moving the same way round, or opposite ways)
-HIT_SHIFT = [0] + [OPP_SHIFT + SHIFT[opposite_point(t)] for t in range(1, 25)]
-HIT_DELTA = [0] + [(FLAG[BAR] - FLAG[opposite_point(t)]) << OPP_SHIFT for t in range(1, 25)]
-MIRROR_HIT_SHIFT = [0] + [OPP_SHIFT + SHIFT[mirror_point(t)] for t in range(1, 25)]
-MIRROR_HIT_DELTA = [0] + [(FLAG[BAR] - FLAG[mirror_point(t)]) << OPP_SHIFT for t in range(1, 25)]
+
+
+def hit_tables(their_point: Callable[[int], int]) -> tuple[list[int], list[int]]:
+    """Hitting, by the mover's point t: where the opponent's man there sits in the opponent's
+    own packed int, and the change a hit makes to that int (the man to the bar).
+
+    ``their_point`` is t in the opponent's numbering (one table per direction): the one
+    statement of a hit, which the search (in states, :data:`HIT_SHIFT`) and the quick path (on
+    the opponent's own int) both read.
+    """
+    shifts = [0] + [SHIFT[their_point(t)] for t in range(1, 25)]
+    deltas = [0] + [FLAG[BAR] - FLAG[their_point(t)] for t in range(1, 25)]
+    return shifts, deltas
+
+
+#: the opponent's side: the sides moving the same way round (p +- 12), or opposite ways (25 - p)
+OPP_POINT_SHIFT, HIT_OPP_DELTA = hit_tables(opposite_point)
+MIRROR_OPP_POINT_SHIFT, MIRROR_HIT_OPP_DELTA = hit_tables(mirror_point)
+#: the same in a search state, where the opponent's side sits from OPP_SHIFT up
+HIT_SHIFT = [0] + [OPP_SHIFT + shift for shift in OPP_POINT_SHIFT[1:]]
+HIT_DELTA = [delta << OPP_SHIFT for delta in HIT_OPP_DELTA]
+MIRROR_HIT_SHIFT = [0] + [OPP_SHIFT + shift for shift in MIRROR_OPP_POINT_SHIFT[1:]]
+MIRROR_HIT_DELTA = [delta << OPP_SHIFT for delta in MIRROR_HIT_OPP_DELTA]
 
 
 #: men left on the 24-point once the courier has left it (its rule binds from here up)
@@ -79,7 +98,8 @@ def free_men(mover: int, hitting: bool, courier: bool) -> int:
     other man moves; while the courier is out (14 men still on the 24-point, none home or off)
     only the courier moves, and before it leaves (15 on the 24-point) only a man of the 24-point;
     otherwise any man. The search, the quick validation and the careful one all ask here (the
-    hot loops skip the call when neither rule can bind: :func:`may_bind`).
+    hot loops skip the call when neither rule can bind: no man on the bar, fewer than
+    :data:`COURIER_MEN` on the 24-point).
     """
     if hitting and mover >> BAR_SHIFT:
         return FLAG[BAR]
@@ -90,17 +110,6 @@ def free_men(mover: int, hitting: bool, courier: bool) -> int:
         if on_24 == COURIER_MEN and not mover & OFF_AND_HOME:
             return FLAG[highest(mover & COURIER_REST)]
     return occupied(mover)
-
-
-def may_bind(mover: int, hitting: bool, courier: bool) -> bool:
-    """Whether :func:`free_men` can be narrower than every occupied location.
-
-    A cheap necessary condition (men on the bar, or 14 men or more on the 24-point), for the hot
-    loops: when it is false, every man may step.
-    """
-    return bool(hitting and mover >> BAR_SHIFT) or (
-        courier and (mover >> POINT_24_SHIFT) & COUNT >= COURIER_MEN
-    )
 
 
 # -- the search ----------------------------------------------------------------------------------
@@ -191,7 +200,7 @@ class Context:
             bearing = 0  # point a man is borne off from, if any
             if (hitting and mover >> BAR_SHIFT) or (
                 courier and (mover >> on_24_shift) & COUNT >= courier_men
-            ):  # may_bind, inline: this loop is the search's hottest
+            ):  # whether free_men can bind, inline: this loop is the search's hottest
                 movable = free_men(mover, hitting, courier) & src
             else:
                 # free_men(...) & src when nothing binds: every man, occupied(mover), inline

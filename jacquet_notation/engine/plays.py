@@ -54,11 +54,6 @@ class Play:
         share = " ".join(step.notation() for step in self.opponent_steps)
         return f"{own} + {share}" if own else f"+ {share}"
 
-    @property
-    def dice_used(self) -> int:
-        """Number of dice (steps) the play uses."""
-        return len(self.steps)
-
 
 _DIE_VALUES = frozenset(range(1, 7))
 

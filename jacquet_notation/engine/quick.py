@@ -26,9 +26,21 @@ from ..bits import (
     highest,
     off_count,
 )
-from ..position import MEN, Direction, Position, mirror_point, opposite_point
+from ..position import MEN, Direction, Position
 from ..rules import Rules
-from .context import COURIER_MEN, DELTA, HIT_STEP, OFF_DELTA, STEP, Context, free_men
+from .context import (
+    COURIER_MEN,
+    DELTA,
+    HIT_OPP_DELTA,
+    HIT_STEP,
+    MIRROR_HIT_OPP_DELTA,
+    MIRROR_OPP_POINT_SHIFT,
+    OFF_DELTA,
+    OPP_POINT_SHIFT,
+    STEP,
+    Context,
+    free_men,
+)
 from .facts import EXACT, LAST, REARMOST, facts_of
 from .plays import (
     Play,
@@ -47,12 +59,6 @@ from .plays import (
 )
 from .search import fewer_dice_legal, more_borne_off, most_off
 
-# the opponent's change when the mover hits on its point t, in the opponent's own packed int
-_HIT_OPP_DELTA = [0] + [FLAG[BAR] - FLAG[opposite_point(t)] for t in range(1, 25)]
-_OPP_SHIFT = [0] + [SHIFT[opposite_point(t)] for t in range(1, 25)]
-# the same two tables when the sides move in opposite directions (backgammon: 25 - t)
-_MIRROR_HIT_OPP_DELTA = [0] + [FLAG[BAR] - FLAG[mirror_point(t)] for t in range(1, 25)]
-_MIRROR_OPP_SHIFT = [0] + [SHIFT[mirror_point(t)] for t in range(1, 25)]
 _SINGLE = [((die,),) for die in range(7)]  # a move of one die, as accept_quickly's orders
 _DIE_VALUES = frozenset(range(1, 7))
 
@@ -101,10 +107,10 @@ def accept_quickly(
         opposite,
     ) = facts
     if opposite:
-        opp_shift, hit_opp_delta = _MIRROR_OPP_SHIFT, _MIRROR_HIT_OPP_DELTA
+        opp_shift, hit_opp_delta = MIRROR_OPP_POINT_SHIFT, MIRROR_HIT_OPP_DELTA
         direction: Direction = "opposite"
     else:
-        opp_shift, hit_opp_delta = _OPP_SHIFT, _HIT_OPP_DELTA
+        opp_shift, hit_opp_delta = OPP_POINT_SHIFT, HIT_OPP_DELTA
         direction = "same"
     white = position.turn == "white"
     if white:
