@@ -16,9 +16,7 @@ from ..bits import (
     COUNT,
     COURIER_REST,
     FLAG,
-    HALF_BOARD_SHIFT,
-    HIGH12,
-    LOW12,
+    LOCATION_BY_LENGTH,
     MIDPOINT_SHIFT,
     MOVER,
     OFF,
@@ -154,12 +152,7 @@ class Context:
         self.bear_off = facts.bear_off
         self.structural = facts.structural
         self.blocks = rules.blocks
-        # two_or_more(opp) or occupied(opp), and rotate below, inline: a context is built for
-        # every search and for every play that leaves a die
-        if hitting:
-            blockers = (opp >> 1 | opp >> 2 | opp >> 3) & POINTS
-        else:
-            blockers = (opp | opp >> 1 | opp >> 2 | opp >> 3) & POINTS
+        blockers = (two_or_more(opp) if hitting else occupied(opp)) & POINTS
         # flags, in the mover's numbering, of the points a man may land on
         if facts.opposite:
             self.direction: Direction = "opposite"
@@ -167,9 +160,7 @@ class Context:
             self.hit_shift, self.hit_delta = MIRROR_HIT_SHIFT, MIRROR_HIT_DELTA
         else:
             self.direction = "same"
-            self.open = POINTS & ~(
-                ((blockers & LOW12) << HALF_BOARD_SHIFT) | ((blockers & HIGH12) >> HALF_BOARD_SHIFT)
-            )
+            self.open = POINTS & ~rotate(blockers)
             self.hit_shift, self.hit_delta = HIT_SHIFT, HIT_DELTA
         self.start = mover | (opp << OPP_SHIFT) if hitting else mover
         self.start_table_points = rules.start_table_points
@@ -195,6 +186,7 @@ class Context:
         hit_shift, hit_delta = self.hit_shift, self.hit_delta
         die_shift = SHIFT[die]
         on_24_shift, courier_men = POINT_24_SHIFT, COURIER_MEN
+        location_by_length = LOCATION_BY_LENGTH
         for state, path in level.items():
             mover = state & MOVER if hitting else state
             bearing = 0  # point a man is borne off from, if any
@@ -203,8 +195,7 @@ class Context:
             ):  # whether free_men can bind, inline: this loop is the search's hottest
                 movable = free_men(mover, hitting, courier) & src
             else:
-                # free_men(...) & src when nothing binds: every man, occupied(mover), inline
-                movable = (mover | mover >> 1 | mover >> 2 | mover >> 3) & src
+                movable = occupied(mover) & src  # free_men(...) & src when nothing binds
                 if not mover & OUTSIDE:
                     # every man is home: bearing off
                     top = highest(mover)
@@ -223,7 +214,7 @@ class Context:
             while movable:
                 low = movable & -movable
                 movable ^= low
-                point = low.bit_length() >> 2  # location_of(low), inline
+                point = location_by_length[low.bit_length()]  # location_of(low)
                 new = state + delta[point]
                 if hitting:
                     target = point - die
@@ -261,41 +252,36 @@ class Context:
         five_max = facts.five_max
         block_rule = facts.block_rule
         limits = most_points < 6 or most_men < MEN
-        half = HALF_BOARD_SHIFT
         # return-men without hitting: problem()'s only clause that a run can break, inline (the
         # opponent's rearmost man is fixed for the turn); the worst Versailles calls are squared
         # doubles whose hundreds of final states mostly hold a run of six
         return_men = block_rule and self.blocks == "return-men" and not hitting
         return_ok, opp_rear = self.return_ok, self.opp_rear
         kept = {}
-        # once per state: the .bits helpers (two_or_more, occupied, runs_of_six, rotate) inline
         for state, path in level.items():
             if hitting:
                 mover = state & MOVER
-                held = (mover >> 1 | mover >> 2 | mover >> 3) & POINTS
+                held = two_or_more(mover) & POINTS
             else:
                 mover = state
-                held = (mover | mover >> 1 | mover >> 2 | mover >> 3) & POINTS
+                held = occupied(mover) & POINTS
             if limits and (
                 (held & START_TABLE).bit_count() > most_points
                 or (mover >> MIDPOINT_SHIFT) & COUNT > most_men
             ):
                 continue
             if five_max:
-                runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20
+                runs = runs_of_six(held)
                 if runs and held & OWN_ONE_AND_TWO != OWN_ONE_AND_TWO:
                     continue
             elif block_rule:
-                turned = ((held & LOW12) << half) | ((held & HIGH12) >> half)
-                runs = (
-                    turned & turned >> 4 & turned >> 8 & turned >> 12 & turned >> 16 & turned >> 20
-                )
+                runs = runs_of_six(rotate(held))
                 if runs:
                     if return_men:
                         # a block (lowest window's top: location_of(runs & -runs) + 5) in front
                         # of the opponent's rearmost man, without the return men
                         if held & return_ok != return_ok and (
-                            opp_rear > ((runs & -runs).bit_length() >> 2) + 5
+                            opp_rear > location_of(runs & -runs) + 5
                         ):
                             continue
                     elif self.problem(state, explain=False) is not None:
@@ -407,7 +393,7 @@ def opponent_facts(opp: int, courier: bool) -> tuple[int, int]:
     courier has not left yet and counts as standing there.
     """
     rear = opp & BOARD_AND_BAR
-    rear = (rear.bit_length() - 1) >> 2 if rear else 0  # highest(), inline
+    rear = highest(rear)
     courier_at = 0
     if courier:
         on_24 = (opp >> POINT_24_SHIFT) & COUNT  # men_at(opp, 24), inline

@@ -13,9 +13,6 @@ from ..bits import (
     BAR_SHIFT,
     COUNT,
     FLAG,
-    HALF_BOARD_SHIFT,
-    HIGH12,
-    LOW12,
     MIDPOINT_SHIFT,
     OPP_SHIFT,
     OUTSIDE,
@@ -24,7 +21,11 @@ from ..bits import (
     SHIFT,
     START_TABLE,
     highest,
+    occupied,
     off_count,
+    rotate,
+    runs_of_six,
+    two_or_more,
 )
 from ..position import MEN, Direction, Position
 from ..rules import Rules
@@ -274,23 +275,17 @@ def accept_quickly(
             return make_play(tuple(path), make_position(me, opp, "black", direction))
         return make_play(tuple(path), make_position(opp, me, "white", direction))
     if structural:
-        # the .bits helpers (two_or_more, occupied, runs_of_six, rotate) inline, as in keep_valid
-        if hitting:
-            held = (me >> 1 | me >> 2 | me >> 3) & POINTS
-        else:
-            held = (me | me >> 1 | me >> 2 | me >> 3) & POINTS
+        held = (two_or_more(me) if hitting else occupied(me)) & POINTS
         # Murray's limits, where set (none: six points of the table, fifteen men)
         if most_points < 6 and (held & START_TABLE).bit_count() > most_points:
             return None
         if most_men < MEN and (me >> MIDPOINT_SHIFT) & COUNT > most_men:
             return None
         if five_max:
-            if held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20:
+            if runs_of_six(held):
                 return None  # the careful path (which labels a combined move's dice its own way)
-        elif block_rule:
-            held = ((held & LOW12) << HALF_BOARD_SHIFT) | ((held & HIGH12) >> HALF_BOARD_SHIFT)
-            if held & held >> 4 & held >> 8 & held >> 12 & held >> 16 & held >> 20:
-                return None
+        elif block_rule and runs_of_six(rotate(held)):
+            return None
     if (
         rearmost
         and off_count(me) - off_count(original) < total
