@@ -43,21 +43,7 @@ from .context import (
     free_men,
 )
 from .facts import EXACT, LAST, REARMOST, facts_of
-from .plays import (
-    Play,
-    Step,
-    dice_steps,
-    make_play,
-    make_position,
-    new,
-    set_black,
-    set_direction,
-    set_opponent_steps,
-    set_position,
-    set_steps,
-    set_turn,
-    set_white,
-)
+from .plays import Play, Step, dice_steps, play_after
 from .search import fewer_dice_legal, more_borne_off, most_off
 
 _SINGLE = [((die,),) for die in range(7)]  # a move of one die, as accept_quickly's orders
@@ -257,9 +243,7 @@ def accept_quickly(
             # written, no die moves any man), or one man entered by the one die that could (the
             # other's point was held from the start, so no play uses both dice, and no
             # structural rule weighs the plays). The play, as below, without the search.
-            if white:
-                return make_play(tuple(path), make_position(me, opp, "black", direction))
-            return make_play(tuple(path), make_position(opp, me, "white", direction))
+            return play_after(tuple(path), me, opp, white, direction)
         # fewer steps than the roll gives: legal only if no longer play is (nor, with one die,
         # one of the higher die), which needs the search; the written moves are realized already
         state = me | opp << OPP_SHIFT if hitting else me
@@ -271,9 +255,7 @@ def accept_quickly(
             ctx, steps, state, path
         ):
             return None
-        if white:
-            return make_play(tuple(path), make_position(me, opp, "black", direction))
-        return make_play(tuple(path), make_position(opp, me, "white", direction))
+        return play_after(tuple(path), me, opp, white, direction)
     if structural:
         held = (two_or_more(me) if hitting else occupied(me)) & POINTS
         # Murray's limits, where set (none: six points of the table, fifteen men)
@@ -299,18 +281,4 @@ def accept_quickly(
             Context(position, rules), steps, off_count(me)
         ):
             return None
-    play: Play = new(Play)
-    position = new(Position)
-    if white:
-        set_white(position, me)
-        set_black(position, opp)
-        set_turn(position, "black")
-    else:
-        set_white(position, opp)
-        set_black(position, me)
-        set_turn(position, "white")
-    set_direction(position, direction)
-    set_steps(play, tuple(path))
-    set_position(play, position)
-    set_opponent_steps(play, ())
-    return play
+    return play_after(tuple(path), me, opp, white, direction)

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 from ..bits import (
     MOVER,
-    OPP_SHIFT,
     OUTSIDE,
     SHIFT,
     highest,
@@ -21,18 +20,9 @@ from ..bits import (
     off_count,
     two_or_more,
 )
-from ..position import Position, Side
 from .context import Context
 from .facts import REARMOST
-from .plays import Play, Step
-from .plays import new as _new
-from .plays import set_black as _set_black
-from .plays import set_direction as _set_direction
-from .plays import set_opponent_steps as _set_opponent_steps
-from .plays import set_position as _set_position
-from .plays import set_steps as _set_steps
-from .plays import set_turn as _set_turn
-from .plays import set_white as _set_white
+from .plays import Play, Step, plays_of_states
 
 
 class Search:
@@ -79,37 +69,11 @@ class Search:
         self.plays_by_state = chosen
 
     def plays(self) -> list[Play]:
-        # inlined make_position and make_play: building the plays is a quarter of the time
+        """The legal plays, one per final state (:func:`.plays.plays_of_states`)."""
         ctx = self.ctx
-        white_moves = ctx.mover == "white"
-        turn: Side = "black" if white_moves else "white"
-        hitting = ctx.hitting
-        opp = ctx.opp_packed
-        new, set_white, set_black, set_turn = _new, _set_white, _set_black, _set_turn
-        set_steps, set_position, set_share = _set_steps, _set_position, _set_opponent_steps
-        set_direction = _set_direction
-        direction = ctx.direction
-        plays = []
-        for state, path in self.plays_by_state.items():
-            if hitting:
-                mover, opp = state & MOVER, state >> OPP_SHIFT
-            else:
-                mover = state
-            position = new(Position)
-            if white_moves:
-                set_white(position, mover)
-                set_black(position, opp)
-            else:
-                set_white(position, opp)
-                set_black(position, mover)
-            set_turn(position, turn)
-            set_direction(position, direction)
-            play = new(Play)
-            set_steps(play, path)
-            set_position(play, position)
-            set_share(play, ())
-            plays.append(play)
-        return plays
+        return plays_of_states(
+            self.plays_by_state, ctx.mover, ctx.hitting, ctx.opp_packed, ctx.direction
+        )
 
 
 def more_borne_off(ctx: Context, dice: list[int], off: int) -> bool:
