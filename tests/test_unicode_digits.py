@@ -91,7 +91,7 @@ def test_every_command_reads_each_shape_without_a_traceback(
         for line in done.stderr.splitlines():
             # every message one line (the reader's quoted line and caret aside)
             assert line.startswith(("    ", "jacquet:", str(path))) or re.match(
-                r"[0-9]+ (games|match)|\s*\^", line
+                r"[0-9]+ (games?|match(es)?)|\s*\^", line
             ), (command, line)
 
 

@@ -62,6 +62,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "line": "The line of that file where it starts",
         "import_id": "The import that brought it in",
         "start_key": "The position a [Position] tag set the game to start from; empty: the start",
+        "ending": "How it ended: borne-off, drop, resignation or unfinished",
     },
     "turns": {
         "game_id": "The game",
@@ -149,6 +150,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "status": "How the import ended: complete, or unreadable",
         "error": "Why the file could not be read, if it could not",
         "new_games": "Games this import added to the archive",
+        "reader": "The reader that read the file (another reader's games are read again)",
     },
     "occurrences": {
         "import_id": "The import",
