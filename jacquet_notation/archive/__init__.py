@@ -22,9 +22,9 @@ defines them (:mod:`.store`, :mod:`.importer`) each time they are used: set them
 """
 
 from .importer import import_paths
+from .names import iso_date, normalise_name
 from .opening import open_archive, upgrade_before_serving
 from .rebuilding import rebuild
-from .rows import iso_date, normalise_name
 from .schema import GAME_COLUMNS, SCHEMA_VERSION, TURN_COLUMNS
 from .store import BATCH, WAIT_SECONDS, ArchiveError, busy_error
 from .summary import ImportSummary

@@ -19,7 +19,8 @@ import sqlite_utils
 
 from ..errors import JacquetError
 from ..notation import READER
-from .rows import DerivedGame, GameRow, TurnRow, normalise_name
+from .names import normalise_name
+from .rows import DerivedGame, GameRow, TurnRow
 from .schema import GAME_COLUMNS, TURN_COLUMNS
 
 #: games handled per batch: the unit the importing process sends to the writer process. Small
