@@ -293,7 +293,12 @@ class Store:
         }
 
     def name_id(self, table: str, name: str | None) -> int | None:
-        """The id of a player, event or source, inserting it the first time it is seen."""
+        """The id of a player, event or source, inserting it the first time it is seen.
+
+        What sqlite-utils' ``table.lookup()`` does, written here because the import's writer
+        runs on an APSW connection, which sqlite-utils cannot drive (it reads ``sqlite3``'s
+        ``isolation_level`` and ``lastrowid``); one statement serves both connections.
+        """
         if name is None or not name.strip() or name.strip() == "?":
             return None
         key = normalise_name(name)
