@@ -10,7 +10,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any, Literal
 
 from ._gc import fewer_collections
@@ -223,12 +222,6 @@ def _check_chunks(batch: list[GameChunk], rules: Rules | None) -> list[GameRepor
                 f"line {line}, column {column}: {text}" for line, column, text in chunk.notes
             ]
         return reports
-
-
-def _batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    iterator = iter(items)
-    while batch := list(islice(iterator, size)):
-        yield batch
 
 
 def validate_paths(

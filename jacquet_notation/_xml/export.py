@@ -12,16 +12,16 @@ from typing import IO, Any
 from lxml import etree
 
 from .. import __version__
+from ..engine import Play
 from ..errors import JacquetError, NotationError
 from ..match import check_game, outcome
 from ..notation import write_game
+from ..position import Position
 from ..record import NO_SPAN, GameRecord, Span, WrittenPlay, point_name
 from ..replay import ReplayedGame, ReplayedPly, replay
 from ..reporting import headline, slip_of, suggestions
 from ..rules import Rules
 from .format import (
-    _NSMAP,
-    _UNSAFE,
     COMMENT,
     COMMENT_BEFORE,
     ERROR,
@@ -35,6 +35,7 @@ from .format import (
     MAX_VARIATION_DEPTH,
     MESSAGE,
     MOVE,
+    NSMAP,
     OPTION,
     OUTCOME,
     PLAY,
@@ -47,14 +48,13 @@ from .format import (
     STEP,
     TAG,
     TAGS,
+    UNSAFE,
     VARIATION,
     WRITTEN,
     Status,
-    _escape,
+    escape,
 )
-from .schema import (
-    _safe_parser,
-)
+from .schema import safe_parser
 
 # --------------------------------------------------------------------------------------------
 # Export
@@ -152,7 +152,7 @@ def replayed_element(game: ReplayedGame, *, source_text: bool = True) -> etree._
     buffer = io.BytesIO()
     with etree.xmlfile(buffer, encoding="UTF-8") as xf:
         _write_game(xf, game, source_text, 0)
-    return etree.fromstring(buffer.getvalue(), _safe_parser())
+    return etree.fromstring(buffer.getvalue(), safe_parser())
 
 
 #: a newline and the indentation of each depth, written between elements
@@ -161,9 +161,9 @@ _INDENT = ["\n" + "  " * depth for depth in range(MAX_DEPTH + 2)]
 
 def _write_text(xf: Any, tag: str, value: str, attributes: dict[str, str] | None = None) -> None:
     """An element holding text; text XML cannot carry is escaped and the element says so."""
-    if _UNSAFE.search(value) is not None:
+    if UNSAFE.search(value) is not None:
         attributes = {**(attributes or {}), "escaped": "yes"}
-        value = _escape(value)
+        value = escape(value)
     with xf.element(tag, attributes):
         xf.write(value)
 
@@ -178,8 +178,8 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
     status = status_of(game)
     attributes = {"number": _number(record.index)}
     if record.file is not None:
-        if _UNSAFE.search(record.file) is not None:
-            attributes["file"] = _escape(record.file)
+        if UNSAFE.search(record.file) is not None:
+            attributes["file"] = escape(record.file)
             attributes["escaped"] = "yes"
         else:
             attributes["file"] = record.file
@@ -192,7 +192,7 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
     write = xf.write
     element = xf.element
     # Inside <games> the namespace is inherited; a game standing alone declares it.
-    with element(GAME, attributes, nsmap=None if depth else _NSMAP):
+    with element(GAME, attributes, nsmap=None if depth else NSMAP):
         write(inner)
         with element(TAGS):
             for name, value in record.tags.items():
@@ -201,10 +201,10 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
                 tag_span = record.tag_spans.get(name)
                 if tag_span is not None and tag_span != NO_SPAN:
                     tag_attributes["span"] = _span(tag_span) or ""
-                if _UNSAFE.search(name) is not None or _UNSAFE.search(value) is not None:
-                    tag_attributes["name"] = _escape(name)
+                if UNSAFE.search(name) is not None or UNSAFE.search(value) is not None:
+                    tag_attributes["name"] = escape(name)
                     tag_attributes["escaped"] = "yes"
-                    value = _escape(value)
+                    value = escape(value)
                 with element(TAG, tag_attributes):
                     write(value)
             if record.tags:
@@ -276,8 +276,81 @@ def _number(value: int) -> str:
     return _NUMBERS[value] if 0 <= value < 1000 else str(value)
 
 
-def _point_text(point: int) -> str:
-    return _POINT_NAMES[point] if 0 <= point <= 25 else str(point)
+def _play_attributes(written: WrittenPlay, ply: ReplayedPly | None) -> dict[str, str]:
+    """A ``play`` element's attributes: turn, side, dice (or the rolls inferred), annotation,
+    cube action, span."""
+    attributes = {"turn": _number(written.turn), "side": written.side}
+    dice = written.dice
+    if dice is not None:
+        attributes["dice"] = _DICE_TEXT.get(dice) or f"{dice[0]}-{dice[1]}"
+    if dice is None and ply is not None and ply.rolls:
+        # a play without dice: the roll inferred, or the rolls it leaves open
+        attributes["rolls"] = " ".join(f"{high}-{low}" for high, low in ply.rolls)
+    if written.annotation:
+        attributes["annotation"] = written.annotation
+    if written.action is not None:
+        attributes["action"] = written.action
+        if written.cube is not None:
+            attributes["cube"] = _number(written.cube)
+    span = written.span
+    if span.line:
+        attributes["span"] = f"{span.line}:{span.column}-{span.end_line}:{span.end_column}"
+    return attributes
+
+
+def _write_moves(xf: Any, written: WrittenPlay, sharer: str, inner: str) -> None:
+    """A play's moves as written; the opponent's share (Versailles) follows the mover's moves,
+    marked ``by="<side>"``."""
+    write, element, points = xf.write, xf.element, _POINT_NAMES
+    shares = written.opponent_moves
+    for number, move in enumerate(written.moves + shares if shares else written.moves):
+        start, end = move.start, move.end
+        move_attributes = {
+            "from": points[start] if 0 <= start <= 25 else str(start),
+            "to": points[end] if 0 <= end <= 25 else str(end),
+        }
+        if shares and number >= len(written.moves):
+            move_attributes["by"] = sharer
+        if move.count != 1:
+            move_attributes["count"] = _number(move.count)
+        if move.hit:
+            move_attributes["hit"] = "yes"
+        move_span = move.span
+        if move_span.line:
+            # where a refused play goes wrong is told by its move's span (docs/validate.md)
+            move_attributes["span"] = (
+                f"{move_span.line}:{move_span.column}-{move_span.end_line}:{move_span.end_column}"
+            )
+        write(inner)
+        with element(MOVE, move_attributes):
+            pass
+
+
+def _write_resolved(xf: Any, play: Play, after: Position, sharer: str, depth: int) -> None:
+    """The play as the engine resolved it: its steps (the opponent's share marked ``by``) and
+    the key of the position after it."""
+    write, element, points = xf.write, xf.element, _POINT_NAMES
+    inner, inner2 = _INDENT[depth + 1], _INDENT[depth + 2]
+    write(inner)
+    with element(RESOLVED, {"position-after": after.key()}):
+        played = play.steps
+        shared = play.opponent_steps
+        for number, step in enumerate(played + shared if shared else played):
+            # steps come from the engine: points 0..25, dice 1..6
+            step_attributes = {
+                "from": points[step.start],
+                "to": points[step.end],
+                "die": points[step.die],
+            }
+            if step.hit:
+                step_attributes["hit"] = "yes"
+            if shared and number >= len(played):
+                step_attributes["by"] = sharer
+            write(inner2)
+            with element(STEP, step_attributes):
+                pass
+        if played or shared:
+            write(inner)
 
 
 def _write_line(
@@ -288,87 +361,26 @@ def _write_line(
     depth: int,
 ) -> None:
     """Write a line of plays (the main line or a variation); the exporter's inner loop."""
-    write = xf.write
-    element = xf.element
+    write, element = xf.write, xf.element
     here = _INDENT[depth]
     inner = _INDENT[depth + 1]
-    inner2 = _INDENT[depth + 2]
-    points = _POINT_NAMES
     replayed = len(plies)
     for index, written in enumerate(written_plays):
         ply = plies[index] if index < replayed else None
-        attributes = {"turn": _number(written.turn), "side": written.side}
-        dice = written.dice
-        if dice is not None:
-            attributes["dice"] = _DICE_TEXT.get(dice) or f"{dice[0]}-{dice[1]}"
-        if dice is None and ply is not None and ply.rolls:
-            # a play without dice: the roll inferred, or the rolls it leaves open
-            attributes["rolls"] = " ".join(f"{high}-{low}" for high, low in ply.rolls)
-        if written.annotation:
-            attributes["annotation"] = written.annotation
-        if written.action is not None:
-            attributes["action"] = written.action
-            if written.cube is not None:
-                attributes["cube"] = _number(written.cube)
-        span = written.span
-        if span.line:
-            attributes["span"] = f"{span.line}:{span.column}-{span.end_line}:{span.end_column}"
         write(here)
-        with element(PLAY, attributes):
+        with element(PLAY, _play_attributes(written, ply)):
             for comment in written.comments_before:
                 write(inner)
                 _write_text(xf, COMMENT_BEFORE, comment)
             if written.text:
                 write(inner)
                 _write_text(xf, WRITTEN, written.text)
-            # the opponent's share (Versailles) follows the mover's moves, marked by="<side>"
-            shares = written.opponent_moves
             sharer = "black" if written.side == "white" else "white"
-            for number, move in enumerate(written.moves + shares if shares else written.moves):
-                start, end = move.start, move.end
-                move_attributes = {
-                    "from": points[start] if 0 <= start <= 25 else str(start),
-                    "to": points[end] if 0 <= end <= 25 else str(end),
-                }
-                if shares and number >= len(written.moves):
-                    move_attributes["by"] = sharer
-                if move.count != 1:
-                    move_attributes["count"] = _number(move.count)
-                if move.hit:
-                    move_attributes["hit"] = "yes"
-                move_span = move.span
-                if move_span.line:
-                    # where a refused play goes wrong is told by its move's span (docs/validate.md)
-                    move_attributes["span"] = (
-                        f"{move_span.line}:{move_span.column}-"
-                        f"{move_span.end_line}:{move_span.end_column}"
-                    )
-                write(inner)
-                with element(MOVE, move_attributes):
-                    pass
+            _write_moves(xf, written, sharer, inner)
             if ply is not None:
                 play, after = ply.play, ply.after
                 if play is not None and after is not None:
-                    write(inner)
-                    with element(RESOLVED, {"position-after": after.key()}):
-                        played = play.steps
-                        shared = play.opponent_steps
-                        for number, step in enumerate(played + shared if shared else played):
-                            # steps come from the engine: points 0..25, dice 1..6
-                            step_attributes = {
-                                "from": points[step.start],
-                                "to": points[step.end],
-                                "die": points[step.die],
-                            }
-                            if step.hit:
-                                step_attributes["hit"] = "yes"
-                            if shared and number >= len(played):
-                                step_attributes["by"] = sharer
-                            write(inner2)
-                            with element(STEP, step_attributes):
-                                pass
-                        if played or shared:
-                            write(inner)
+                    _write_resolved(xf, play, after, sharer, depth)
                 if ply.error is not None:
                     attached.add(id(ply.error))
                     _write_error(xf, ply.error, depth + 1)
@@ -429,7 +441,7 @@ def write_xml(
     with etree.xmlfile(output, encoding="UTF-8") as xf:
         xf.write_declaration()
         attributes = {"version": FORMAT_VERSION, "generator": f"jacquet-notation {__version__}"}
-        with xf.element(GAMES, attributes, nsmap=_NSMAP):
+        with xf.element(GAMES, attributes, nsmap=NSMAP):
             for record in records:
                 xf.write(_INDENT[1])
                 counts.add(_write_game(xf, _replayed(record, rules), source_text, 1))

@@ -21,7 +21,7 @@ MAX_DEPTH = 200
 #: exported as unreadable, with its text, rather than as a document no importer would accept.
 MAX_VARIATION_DEPTH = 90
 #: the most bytes read before the root element (declaration, comments) before giving up
-_MAX_PROLOG = 1 << 20
+MAX_PROLOG = 1 << 20
 
 Status = Literal["valid", "invalid", "unreadable"]
 
@@ -60,14 +60,14 @@ SLIP = _q("slip")
 SOURCE_TEXT = _q("source-text")
 
 #: the default namespace, declared on <games> (or on a <game> standing alone)
-_NSMAP: Any = {None: NAMESPACE}
+NSMAP: Any = {None: NAMESPACE}
 
 
 # --------------------------------------------------------------------------------------------
 # Text XML cannot carry: escaped, never dropped
 
 #: characters XML 1.0 cannot hold (most C0 controls, lone surrogates, U+FFFE, U+FFFF)
-_UNSAFE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+UNSAFE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _ESCAPE = re.compile(r"\\(\\|x[0-9A-F]{2}|u[0-9A-F]{4})")
 
 
@@ -76,8 +76,10 @@ def _escape_char(match: re.Match[str]) -> str:
     return f"\\x{code:02X}" if code < 0x100 else f"\\u{code:04X}"
 
 
-def _escape(value: str) -> str:
-    return _UNSAFE.sub(_escape_char, value.replace("\\", "\\\\"))
+def escape(value: str) -> str:
+    """``value`` with what XML cannot carry spelled ``\\xHH``/``\\uHHHH`` (and ``\\`` doubled),
+    for an element marked ``escaped="yes"``: text is escaped, never dropped."""
+    return UNSAFE.sub(_escape_char, value.replace("\\", "\\\\"))
 
 
 def _unescape_one(match: re.Match[str]) -> str:
@@ -85,19 +87,12 @@ def _unescape_one(match: re.Match[str]) -> str:
     return "\\" if code == "\\" else chr(int(code[1:], 16))
 
 
-def _unescape(value: str) -> str:
+def unescape(value: str) -> str:
+    """The text :func:`escape` spelled, as it was."""
     return _ESCAPE.sub(_unescape_one, value)
 
 
-def _text_element(parent: etree._Element, tag: str, value: str) -> etree._Element:
-    element = etree.SubElement(parent, tag)
-    if _UNSAFE.search(value) is not None:
-        element.set("escaped", "yes")
-        value = _escape(value)
-    element.text = value
-    return element
-
-
-def _text_of(element: etree._Element) -> str:
+def text_of(element: etree._Element) -> str:
+    """An element's text as written, unescaped when it is marked ``escaped="yes"``."""
     text = element.text or ""
-    return _unescape(text) if element.get("escaped") == "yes" else text
+    return unescape(text) if element.get("escaped") == "yes" else text

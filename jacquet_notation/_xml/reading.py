@@ -3,7 +3,6 @@ depth bounded, every game checked against the schema, each record rebuilt from i
 
 from __future__ import annotations
 
-import collections
 import os
 import re
 from collections.abc import Iterator
@@ -15,7 +14,6 @@ from ..errors import NotationError
 from ..notation import write_game
 from ..record import ACTIONS, BAR, NO_SPAN, OFF, Action, GameRecord, Move, Side, Span, WrittenPlay
 from .format import (
-    _MAX_PROLOG,
     COMMENT,
     COMMENT_BEFORE,
     ERROR,
@@ -37,14 +35,11 @@ from .format import (
     VARIATION,
     WRITTEN,
     XmlError,
-    _text_of,
-    _unescape,
+    text_of,
+    unescape,
 )
-from .schema import (
-    _SAFE,
-    _game_schema,
-    _safe_parser,
-)
+from .schema import SAFE, game_schema, safe_parser
+from .source import Source, syntax_error
 
 # --------------------------------------------------------------------------------------------
 # Import
@@ -102,11 +97,11 @@ def _read_play(element: etree._Element) -> WrittenPlay:
         elif tag == GLYPH:
             nags.append(int(child.get("number", "0")))
         elif tag == COMMENT:
-            comments.append(_text_of(child))
+            comments.append(text_of(child))
         elif tag == COMMENT_BEFORE:
-            before.append(_text_of(child))
+            before.append(text_of(child))
         elif tag == WRITTEN:
-            text = _text_of(child)
+            text = text_of(child)
         elif tag == VARIATION:
             variations.append(_read_line(child))
     return WrittenPlay(
@@ -140,7 +135,7 @@ def record_from_element(element: etree._Element) -> GameRecord:
     escaped = element.get("escaped") == "yes"
     file = element.get("file")
     if file is not None and escaped:
-        file = _unescape(file)
+        file = unescape(file)
     index = int(element.get("number", "1"))
     record = GameRecord(file=file, index=index, span=_parse_span(element.get("span")))
     for child in element:
@@ -150,23 +145,23 @@ def record_from_element(element: etree._Element) -> GameRecord:
                 name = tag_element.get("name", "")
                 value = tag_element.text or ""
                 if tag_element.get("escaped") == "yes":
-                    name, value = _unescape(name), _unescape(value)
+                    name, value = unescape(name), unescape(value)
                 record.tags[name] = value
                 tag_span = tag_element.get("span")
                 if tag_span:
                     record.tag_spans[name] = _parse_span(tag_span)
         elif tag == COMMENT:
-            record.comments.append(_text_of(child))
+            record.comments.append(text_of(child))
         elif tag == PLAYS:
             record.plays = list(_read_line(child))
         elif tag == RESULT:
-            record.result = _text_of(child)
+            record.result = text_of(child)
         elif tag == ERRORS:
             for error in child.iterchildren(ERROR):
                 if error.get("kind") == NotationError.kind:
                     record.errors.append(_read_notation_error(error, file, index))
         elif tag == SOURCE_TEXT:
-            record.text = _text_of(child)
+            record.text = text_of(child)
     return record
 
 
@@ -175,158 +170,12 @@ def _read_notation_error(element: etree._Element, file: str | None, index: int) 
     line = element.get("line")
     column = element.get("column")
     return NotationError(
-        _text_of(message) if message is not None else "",
+        text_of(message) if message is not None else "",
         file=file,
         game=index,
         line=int(line) if line is not None else None,
         column=int(column) if column is not None else None,
     )
-
-
-class _Source:
-    """The bytes of a document as lxml reads them, checked before the root and kept for errors.
-
-    Everything before the root element is scanned first: a ``<!DOCTYPE`` (the only place a DTD
-    or an entity can be declared) is refused before lxml sees a byte of it. The last chunks read
-    (256 KiB) are kept, so that an error reported by line only (the schema validator gives no
-    column) can be given a column while memory stays bounded.
-    """
-
-    _CHUNK = 64 << 10
-    _KEPT = 4  # chunks
-
-    def __init__(self, raw: IO[bytes], file: str) -> None:
-        self.raw = raw
-        self.file = file
-        self.pending = b""
-        self.kept: collections.deque[tuple[int, bytes]] = collections.deque(maxlen=self._KEPT)
-        self.next_line = 1  # the line number of the next byte read
-        self.read_chunks = 0
-        self._check_prolog()
-
-    def _check_prolog(self) -> None:
-        data = b""
-        while True:
-            chunk = self.raw.read(self._CHUNK)
-            data += chunk
-            verdict = _scan_prolog(data, final=not chunk)
-            if verdict is not None:
-                break
-            if len(data) > _MAX_PROLOG:
-                raise XmlError(
-                    "more than 1 MiB before the root element; refused", file=self.file, line=1
-                )
-        if not data.strip():
-            raise XmlError("the document is empty", file=self.file, line=1, column=1)
-        if isinstance(verdict, tuple):
-            line, column = verdict
-            raise XmlError(
-                "a document type declaration (<!DOCTYPE ...>) is refused: this reader never reads"
-                " a DTD or an entity (see docs/xml.md)",
-                file=self.file,
-                line=line,
-                column=column,
-            )
-        self.pending = data
-
-    def read(self, size: int = -1) -> bytes:
-        if self.pending:
-            data, self.pending = self.pending, b""
-        else:
-            data = self.raw.read(size if size and size > 0 else self._CHUNK)
-        if data:
-            self.read_chunks += 1
-            self.kept.append((self.next_line, data))
-            self.next_line += data.count(b"\n")
-        return data
-
-    def line_text(self, line: int) -> str | None:
-        """The text of a line whose start is still kept, or None."""
-        chunks = list(self.kept)
-        # The chunk holding the line's start: the last one that starts on an earlier line (or
-        # the document's first chunk, for line 1).
-        first = next((i for i in range(len(chunks) - 1, -1, -1) if chunks[i][0] < line), None)
-        if first is None:
-            if line != 1 or not chunks or chunks[0][0] != 1 or self.read_chunks > len(chunks):
-                return None
-            first = 0
-        start_line = chunks[first][0]
-        text = b"".join(chunk for _, chunk in chunks[first:])
-        at = 0
-        for _ in range(line - start_line):
-            at = text.find(b"\n", at) + 1
-            if at == 0:
-                return None
-        end = text.find(b"\n", at)
-        return text[at : end if end >= 0 else len(text)].decode("utf-8", "replace")
-
-    def column_of(self, line: int, name: str | None) -> int:
-        """The column of ``<name`` on ``line`` (else of its first non-blank character), 1-based."""
-        text = self.line_text(line)
-        if text is None:
-            return 1
-        if name:
-            found = re.search(rf"<(?:[\w.-]+:)?{re.escape(name)}(?=[\s/>])", text)
-            if found is not None:
-                return found.start() + 1
-        return len(text) - len(text.lstrip()) + 1
-
-
-def _scan_prolog(data: bytes, final: bool) -> tuple[int, int] | bool | None:
-    """Walk what comes before the root element: the declaration, comments, processing
-    instructions, blanks. Returns the (line, column) of a ``<!DOCTYPE`` (or any other ``<!``
-    declaration), True when the root is reached without one, None when more bytes are needed."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        text = data[: len(data) - len(data) % 2].decode("utf-16", "replace")
-    elif data[:2] in (b"<\x00", b"\x00<"):
-        encoding = "utf-16-le" if data[:1] == b"<" else "utf-16-be"
-        text = data[: len(data) - len(data) % 2].decode(encoding, "replace")
-    else:
-        text = data.decode("utf-8", "replace")
-    at = 1 if text.startswith("\ufeff") else 0
-    length = len(text)
-    while True:
-        while at < length and text[at] in " \t\r\n":
-            at += 1
-        if length - at < 4 and not final:
-            return None  # too few characters to tell "<!--" from "<!D"
-        if at >= length:
-            return True
-        if text.startswith("<?", at):
-            close = "?>"
-        elif text.startswith("<!--", at):
-            close = "-->"
-        elif text.startswith("<!", at):
-            line = text.count("\n", 0, at) + 1
-            return line, at - (text.rfind("\n", 0, at) + 1) + 1
-        else:
-            return True  # the root element, or something lxml will call malformed
-        end = text.find(close, at + 2)
-        if end < 0:
-            return True if final else None
-        at = end + len(close)
-
-
-def _syntax_error(error: etree.XMLSyntaxError, file: str) -> XmlError:
-    """libxml2's complaint as a one-line XmlError.
-
-    When the exception has no position (iterparse says "no element found" after an undefined
-    entity), the last logged error that has one says what went wrong.
-    """
-    line, column = getattr(error, "position", (0, 0)) or (0, 0)
-    message = str(getattr(error, "msg", "") or error)
-    if not line:
-        log: Any = error.error_log
-        for entry in reversed(list(log)):
-            if entry.line:
-                line, column, message = entry.line, entry.column, str(entry.message)
-                break
-    message = re.sub(r", line [0-9]+, column [0-9]+.*\Z", "", message.strip())
-    if message.startswith("Excessive depth in document"):
-        message = f"elements nested more than {MAX_DEPTH} deep; refused"
-    elif "amplification" in message or "entity" in message.lower():
-        message = f"{message}; entities are refused"
-    return XmlError(message, file=file, line=line or None, column=column or None)
 
 
 def read_xml(
@@ -350,17 +199,17 @@ def read_xml(
     if file is None:
         name = getattr(source, "name", None)
         file = name if isinstance(name, str) else "<input>"
-    yield from _read(_Source(source, file), file, validate)
+    yield from _read(Source(source, file), file, validate)
 
 
-def _read(source: _Source, file: str, validate: bool) -> Iterator[GameRecord]:
+def _read(source: Source, file: str, validate: bool) -> Iterator[GameRecord]:
     events = etree.iterparse(
         source,
         events=("start", "end"),
         remove_blank_text=True,  # the indentation: a fifth less to parse, nothing of the game
-        **_SAFE,
+        **SAFE,
     )
-    game_schema = _game_schema() if validate else None
+    one_game = game_schema() if validate else None
     depth = 0
     root: etree._Element | None = None
     previous: etree._Element | None = None
@@ -401,8 +250,8 @@ def _read(source: _Source, file: str, validate: bool) -> Iterator[GameRecord]:
                 _check_text(root.text if root is not None else None, element, fail)
             else:
                 _check_text(previous.tail, element, fail)
-            if game_schema is not None and not game_schema.validate(element):
-                raise _schema_error(game_schema, element, fail)
+            if one_game is not None and not one_game.validate(element):
+                raise _schema_error(one_game, element, fail)
             try:
                 record = record_from_element(element)
             except (ValueError, OverflowError) as problem:
@@ -414,7 +263,7 @@ def _read(source: _Source, file: str, validate: bool) -> Iterator[GameRecord]:
             previous = element
             yield record
     except etree.XMLSyntaxError as error:
-        raise _syntax_error(error, file) from None
+        raise syntax_error(error, file) from None
 
 
 def _line_of(element: etree._Element) -> int | None:
@@ -501,10 +350,10 @@ def parse_document(
     name = file or getattr(source, "name", None)
     name = name if isinstance(name, str) else "<input>"
     try:
-        checked: Any = _Source(source, name)
-        tree = etree.parse(checked, _safe_parser())
+        checked: Any = Source(source, name)
+        tree = etree.parse(checked, safe_parser())
     except etree.XMLSyntaxError as error:
-        raise _syntax_error(error, name) from None
+        raise syntax_error(error, name) from None
     root = tree.getroot()
     docinfo: Any = tree.docinfo
     if docinfo.doctype or docinfo.internalDTD is not None:

@@ -19,7 +19,7 @@ def _data(folder: str, name: str) -> bytes:
 
 
 #: the settings of every parser this module uses: no entities, no DTD, no network, no huge trees
-_SAFE: dict[str, Any] = {
+SAFE: dict[str, Any] = {
     "resolve_entities": False,
     "no_network": True,
     "load_dtd": False,
@@ -31,13 +31,13 @@ _SAFE: dict[str, Any] = {
 }
 
 
-def _safe_parser() -> etree.XMLParser:
+def safe_parser() -> etree.XMLParser:
     """The parser settings used for every document this module reads."""
-    return etree.XMLParser(**_SAFE)
+    return etree.XMLParser(**SAFE)
 
 
 def _schema_tree(start: str) -> etree._ElementTree:
-    tree = etree.parse(io.BytesIO(_data("schema", "jacquet.rng")), _safe_parser())
+    tree = etree.parse(io.BytesIO(_data("schema", "jacquet.rng")), safe_parser())
     if start != "games":
         rng = "{http://relaxng.org/ns/structure/1.0}"
         ref = tree.getroot().find(f"{rng}start/{rng}ref")
@@ -53,7 +53,7 @@ def schema() -> Any:
 
 
 @functools.cache
-def _game_schema() -> Any:
+def game_schema() -> Any:
     """The same schema with ``<game>`` as its start, to check one game at a time while streaming."""
     return etree.RelaxNG(_schema_tree("game"))
 
@@ -61,7 +61,7 @@ def _game_schema() -> Any:
 @functools.cache
 def stylesheet() -> etree.XSLT:
     """The score sheet stylesheet (``jacquet_notation/xslt/scoresheet.xsl``), denied all I/O."""
-    tree = etree.parse(io.BytesIO(_data("xslt", "scoresheet.xsl")), _safe_parser())
+    tree = etree.parse(io.BytesIO(_data("xslt", "scoresheet.xsl")), safe_parser())
     deny: Any = etree.XSLTAccessControl.DENY_ALL  # type: ignore[attr-defined]
     return etree.XSLT(tree, access_control=deny)
 

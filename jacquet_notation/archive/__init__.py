@@ -13,18 +13,21 @@ One concern a module, each depending only on those before it:
 - :mod:`.store`: the SQL: connections, ``imports`` rows, writing derived games, name ids;
 - :mod:`.opening`: :func:`open_archive`, which checks a file, creates or migrates it;
 - :mod:`.writer`: the writer process of an import and its typed messages;
-- :mod:`.importer`: :func:`import_paths`; :mod:`.rebuilding`: :func:`rebuild`.
+- :mod:`.summary`: :class:`ImportSummary`, what both of the next two report;
+- :mod:`.rebuilding`: :func:`rebuild`; :mod:`.importer`: :func:`import_paths` (which rebuilds
+  first when a file was stored by another reader).
 
 The tunables (``BATCH``, ``WAIT_SECONDS``, ``WRITER_SHARE``) are read from the module that
 defines them (:mod:`.store`, :mod:`.importer`) each time they are used: set them there.
 """
 
-from .importer import ImportSummary, import_paths
+from .importer import import_paths
+from .names import iso_date, normalise_name
 from .opening import open_archive, upgrade_before_serving
 from .rebuilding import rebuild
-from .rows import iso_date, normalise_name
 from .schema import GAME_COLUMNS, SCHEMA_VERSION, TURN_COLUMNS
 from .store import BATCH, WAIT_SECONDS, ArchiveError, busy_error
+from .summary import ImportSummary
 
 __all__ = [
     "BATCH",

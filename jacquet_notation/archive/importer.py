@@ -14,7 +14,6 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 import sqlite_utils
 
@@ -24,10 +23,11 @@ from ..match import GameSummary, match_summary
 from ..notation import GameChunk, parse_chunk, split_games
 from ..rules import Rules
 from ..sources import STDIN, file_sha256, record_files, source_name
-from ..wording import plural
 from . import store
 from .opening import open_archive
+from .rebuilding import rebuild
 from .rows import derive_batch
+from .summary import ImportSummary
 from .writer import WriterProcess
 
 #: which batches the writer process parses, replays and derives itself (the importing process
@@ -36,48 +36,6 @@ from .writer import WriterProcess
 #: work whatever their speeds; an integer k: one batch in k, fixed (0: none), for measurements
 #: and tests
 WRITER_SHARE: int | None = None
-
-
-@dataclass(slots=True)
-class ImportSummary:
-    """What an import (or a rebuild) did, counted like ``validate`` counts.
-
-    ``unreadable`` counts unreadable games and files that could not be read at all, as
-    ``validate`` does; ``errors`` holds one line per error, in input order. A skipped file (its
-    sha256 already imported) counts its stored games again, so a re-run reports the same.
-    """
-
-    files: int = 0
-    games: int = 0
-    valid: int = 0
-    invalid: int = 0
-    unreadable: int = 0
-    skipped_files: int = 0
-    unreadable_files: int = 0
-    #: of the unreadable files, those that could not be opened or read (exit 2, not 1)
-    io_errors: int = 0
-    new_games: int = 0
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        """True when every game read is valid and every file could be read."""
-        return not (self.invalid or self.unreadable)
-
-    def line(self) -> str:
-        """The one-line summary the command prints."""
-        files = plural(self.files, "file")
-        extra = []
-        if self.skipped_files:
-            extra.append(f"{self.skipped_files} already imported")
-        if self.unreadable_files:
-            extra.append(f"{self.unreadable_files} unreadable")
-        if extra:
-            files += f" ({', '.join(extra)})"
-        return (
-            f"{files}: {plural(self.games, 'game')}: {self.valid} valid, {self.invalid} invalid, "
-            f"{self.unreadable} unreadable; {self.new_games} new in the archive"
-        )
 
 
 class _Importer:
@@ -296,8 +254,6 @@ def import_paths(
     """
     if _stale(db):
         # stored by another reader, which may have read them wrongly: derived again first
-        from .rebuilding import rebuild
-
         rebuild(db, rules=rules)
     database = open_archive(db)
     try:

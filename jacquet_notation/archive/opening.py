@@ -14,6 +14,7 @@ from pathlib import Path
 import sqlite_utils
 
 from . import store
+from .matches import refresh_matches
 from .rows import DerivedGame, derive, reread
 from .schema import (
     SCHEMA_VERSION,
@@ -331,7 +332,7 @@ def _migrate_3_to_4(db: sqlite_utils.Database) -> None:
     create_matches(db)
     db.execute("DROP VIEW IF EXISTS player_matches")
     db.create_view("player_matches", VIEWS["player_matches"].strip())
-    store.refresh_matches(db.conn)
+    refresh_matches(db.conn)
 
 
 def _migrate_4_to_5(db: sqlite_utils.Database) -> None:
@@ -408,7 +409,7 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
     if pending:
         target.write_sightings(pending)
     store.recount_imports(db)
-    store.refresh_matches(db.conn)
+    refresh_matches(db.conn)
     conn.execute("DROP TABLE _v0_games")
     if has_imports:
         conn.execute("DROP TABLE _v0_imports")

@@ -10,11 +10,12 @@ from .._gc import fewer_collections
 from ..match import GameSummary
 from ..rules import Rules
 from . import store
-from .importer import ImportSummary
+from .matches import refresh_matches
 from .opening import open_archive
 from .rows import derive_chained, reread
 from .schema import GAME_COLUMNS
 from .store import Store
+from .summary import ImportSummary
 
 
 def rebuild(db: str | os.PathLike[str], *, rules: Rules | None = None) -> ImportSummary:
@@ -95,7 +96,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     store.build_key_indexes(conn)
     store.recount_imports(db)
     store.mark_reread(conn)
-    store.refresh_matches(conn)
+    refresh_matches(conn)
     for table in ("games", "players", "events", "sources"):
         conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('rebuild')")
     summary.files = conn.execute("SELECT count(*) FROM imports").fetchone()[0]

@@ -2,7 +2,7 @@
 
 A game read becomes a :class:`DerivedGame`: its game row (a dict by column, the ids of its
 names still to be looked up by the store), its turn rows and the position rows of the positions
-it reaches. The hot loop of an import is :func:`derive_replayed`'s, one pass a play.
+it reaches. The hot loop of an import is ``_Plies.read``, one pass a play.
 """
 
 from __future__ import annotations
@@ -10,64 +10,20 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..bits import off_count
+from ..engine import Step
 from ..errors import JacquetError, MatchError
 from ..match import GameSummary, check_game, match_errors, outcome
 from ..notation import GameChunk, parse_chunk, parse_game, split_games, write_game
-from ..position import Position, key_from_bits, other_point, side_key_bits
+from ..position import Position, other_point
 from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
 from ..replay import ReplayedGame, replay
 from ..reporting import describe_error, headline, suggestions
 from ..rules import Rules
-
-# --------------------------------------------------------------------------------------------
-# Normalised names and dates
-
-
-_SPACES = re.compile(r"\s+")
-
-
-def normalise_name(name: str) -> str:
-    """The lookup key of a name: accents removed, case folded, whitespace collapsed.
-
-    ``"  Jean  DUPRÉ "`` and ``"jean dupre"`` are one player; the display name is kept apart.
-    """
-    decomposed = unicodedata.normalize("NFKD", name)
-    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return _SPACES.sub(" ", bare.casefold()).strip()
-
-
-_DATE = re.compile(
-    r"\s*([0-9]{4}|\?{4})(?:[.\-/]([0-9]{2}|\?{2})(?:[.\-/]([0-9]{2}|\?{2}))?)?\s*\Z"
-)
-
-
-def iso_date(text: str | None) -> tuple[str | None, int | None]:
-    """``(ISO date with unknown parts kept, year)``: ``1818.??.??`` -> ``("1818-??-??", 1818)``.
-
-    A wholly unknown date or a text that is not a date gives ``(None, None)``; the tag as written
-    stays in ``games.date_written``.
-    """
-    if not text:
-        return None, None
-    match = _DATE.match(text)
-    if match is None:
-        return None, None
-    year, month, day = match.group(1), match.group(2) or "??", match.group(3) or "??"
-    if year == "????":
-        return None, None
-    if month != "??" and not 1 <= int(month) <= 12:
-        return None, int(year)
-    if day != "??" and not 1 <= int(day) <= 31:
-        return None, int(year)
-    return f"{year}-{month}-{day}", int(year)
-
+from .names import iso_date, normalise_name
 
 # --------------------------------------------------------------------------------------------
 # The rows of a game
@@ -232,7 +188,6 @@ def derive_batch(
 
 def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | None) -> DerivedGame:
     """The rows of a replayed record; the engine is not run again."""
-    tags = record.tags
     messages: list[str] = []
     details: list[dict[str, Any]] = []
     for error in game.errors:
@@ -247,141 +202,34 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         status = "invalid" if game.errors else "valid"
         canonical = write_game(record)
         game_id = _hash(canonical)
-    ended = outcome(game)
     comments = list(record.comments)
-    turns: list[tuple[Any, ...]] = []
-    append = turns.append
-    reached: dict[str, PositionRow] = {}
-    final_key: str | None = None
-    stopped = False
-    last_turn = 0
-    last_position: Position | None = None
-    last_info: PositionRow = ("", "white", 0, 0, 0, 0, 1)
-    # Each side's packed men, key bits and pips, carried from play to play: a play changes
-    # the mover's men (the other side's only by a hit), and its steps say by how many pips.
-    white = black = -1
-    white_bits = black_bits = white_pips = black_pips = 0
-    hitting = game.rules.hitting
-    dice_text, step_text, unary, off = _DICE, MOVE_TEXTS, side_key_bits, off_count
-    # The hot loop of an import (one pass a play): tables and locals, no generic accessors.
-    for number, ply in enumerate(game.plies, 1):
-        written = ply.written
-        turn = written.turn
-        if turn > last_turn:
-            last_turn = turn
-        written_dice = written.dice
-        dice = dice_text[written_dice[0]][written_dice[1]] if written_dice else None
-        if dice is None and len(ply.rolls) == 1:  # a play without dice: its one roll inferred
-            dice = dice_text[ply.rolls[0][0]][ply.rolls[0][1]]
-        key_before = key_after = steps = moved = shared = None
-        if not stopped:
-            before = ply.before
-            if before is not last_position:
-                white, black = before.packed_white, before.packed_black
-                white_bits, black_bits = unary(white), unary(black)
-                white_pips, black_pips = before.pips("white"), before.pips("black")
-                last_info = (
-                    key_from_bits(before.turn, white_bits, black_bits, before.direction),
-                    before.turn,
-                    white_pips,
-                    black_pips,
-                    off(white),
-                    off(black),
-                    1,
-                )
-                reached[last_info[0]] = last_info
-            key_before = last_info[0]
-            play = ply.play
-            if play is not None:
-                position = last_position = play.position
-                played = play.steps
-                steps = " ".join([step_text[s.hit][s.start][s.end] for s in played])
-                moved = sum([s.start - s.end for s in played])
-                # a man hit on the mover's point e stood on the other side's point
-                # other_point(e): it goes to the bar (25), that much further from home
-                where = position.direction
-                hit = (
-                    sum([25 - other_point(s.end, where) for s in played if s.hit]) if hitting else 0
-                )
-                if written.side == "white":
-                    white_pips -= moved
-                    black_pips += hit
-                else:
-                    black_pips -= moved
-                    white_pips += hit
-                opponent_steps = play.opponent_steps
-                if opponent_steps:
-                    # Versailles: the opponent's share, in its numbering, kept apart from the
-                    # mover's steps; its pips are the opponent's (no hit: no hitting ruleset
-                    # plays every die, and if one did, its hits would count as the mover's)
-                    shared = " ".join([step_text[s.hit][s.start][s.end] for s in opponent_steps])
-                    shared_pips = sum([s.start - s.end for s in opponent_steps])
-                    if written.side == "white":
-                        black_pips -= shared_pips
-                    else:
-                        white_pips -= shared_pips
-                if position.packed_white != white:
-                    white = position.packed_white
-                    white_bits = unary(white)
-                if position.packed_black != black:
-                    black = position.packed_black
-                    black_bits = unary(black)
-                key_after = final_key = key_from_bits(
-                    position.turn, white_bits, black_bits, position.direction
-                )
-                last_info = (
-                    key_after,
-                    position.turn,
-                    white_pips,
-                    black_pips,
-                    off(white),
-                    off(black),
-                    1,
-                )
-                reached[key_after] = last_info
-            elif ply.after is None:
-                stopped = True
-            # else a missing play the game goes on from (replay.py): the next ply's position
-            # is read afresh, as its ``before`` is not the last play's result
-        note = None
-        if written.comments or written.comments_before:
-            notes = written.comments_before + written.comments
-            comments.extend(notes)
-            note = "\n".join(notes)
-        text = written.text
-        if not text:
-            moves = " ".join(move.notation() for move in written.moves) or "pass"
-            if written.opponent_moves:
-                share = " ".join(move.notation() for move in written.opponent_moves)
-                moves = f"{moves} + {share}" if written.moves else f"+ {share}"
-            text = f"{dice}: {moves}" if dice else "pass"
-        append(
-            (
-                game_id,
-                number,
-                turn,
-                written.side,
-                dice,
-                text,
-                steps,
-                moved,
-                key_before,
-                key_after,
-                written.annotation,
-                " ".join([f"${nag}" for nag in written.nags]) if written.nags else None,
-                note,
-                describe_error(game, record, ply.error) if ply.error else None,
-                shared,
-                _cube_text(written) if written.is_cube_action else None,
-            )
-        )
+    plies = _Plies(game_id)
+    plies.read(record, game, comments)
     refused_start = record.starts_elsewhere and game.set_position is None  # a bad [Position]
     if not game.plies and not record.errors and not refused_start:
         start = _start_row(game.final)
-        reached[start[0]] = start
-        final_key = start[0]
+        plies.reached[start[0]] = start
+        plies.final_key = start[0]
+    row = _game_row(record, game, import_id, game_id, status)
+    row["canonical"] = canonical
+    row["error"] = messages[0] if messages else None
+    row["errors"] = json.dumps(details, ensure_ascii=False) if details else None
+    row["turns"] = plies.last_turn
+    row["final_key"] = plies.final_key
+    row["comments"] = "\n".join(comments) or None
+    line = record.span.line or 1
+    return DerivedGame(row, plies.turns, plies.reached, record.index, line, status, messages)
+
+
+def _game_row(
+    record: GameRecord, game: ReplayedGame, import_id: int | None, game_id: str, status: str
+) -> GameRow:
+    """The game's row but for what its plays and errors give (set by :func:`derive_replayed`),
+    in the order of ``games``' columns."""
+    tags = record.tags
+    ended = outcome(game)
     date, year = iso_date(tags.get("Date"))
-    row = {
+    return {
         "id": game_id,
         "event": tags.get("Event"),
         "site": tags.get("Site"),
@@ -400,16 +248,16 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         "result": record.result,
         "computed_result": ended.result,
         "status": status,
-        "error": messages[0] if messages else None,
-        "errors": json.dumps(details, ensure_ascii=False) if details else None,
-        "turns": last_turn,
+        "error": None,
+        "errors": None,
+        "turns": 0,
         "plies": len(record.plays),
         "winner": ended.winner,
         "points": ended.points,
-        "final_key": final_key,
-        "comments": "\n".join(comments) or None,
+        "final_key": None,
+        "comments": None,
         "fingerprint": _fingerprint(record),
-        "canonical": canonical,
+        "canonical": None,
         "original": record.text,
         "file": record.file,
         "game_index": record.index,
@@ -419,7 +267,150 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         "gap": record.gap[1] or None,
         "ending": ended.ending if status != "unreadable" else None,
     }
-    return DerivedGame(row, turns, reached, record.index, record.span.line or 1, status, messages)
+
+
+def _ply_text(written: WrittenPlay, dice: str | None) -> str:
+    """A ply's text as written, or spelled from its moves when it was read from XML."""
+    if written.text:
+        return written.text
+    moves = " ".join(move.notation() for move in written.moves) or "pass"
+    if written.opponent_moves:
+        share = " ".join(move.notation() for move in written.opponent_moves)
+        moves = f"{moves} + {share}" if written.moves else f"+ {share}"
+    return f"{dice}: {moves}" if dice else "pass"
+
+
+def _reached(key: str, position: Position, white_pips: int, black_pips: int) -> PositionRow:
+    """A position's row, from its key and the pips carried to it."""
+    return (
+        key,
+        position.turn,
+        white_pips,
+        black_pips,
+        position.off("white"),
+        position.off("black"),
+        1,
+    )
+
+
+def _share(opponent_steps: Sequence[Step]) -> tuple[str, int]:
+    """Versailles: the opponent's share of a play, in its numbering, kept apart from the
+    mover's steps, and its pips, the opponent's (no hit: no hitting ruleset plays every die,
+    and if one did, its hits would count as the mover's)."""
+    text = " ".join([MOVE_TEXTS[s.hit][s.start][s.end] for s in opponent_steps])
+    return text, sum([s.start - s.end for s in opponent_steps])
+
+
+def _note(written: WrittenPlay, comments: list[str]) -> str:
+    """A ply's comments as its turn row's note; they join the game's ``comments`` too."""
+    notes = written.comments_before + written.comments
+    comments.extend(notes)
+    return "\n".join(notes)
+
+
+class _Plies:
+    """A game's turn rows and the positions it reaches, read ply by ply (:meth:`read`)."""
+
+    __slots__ = ("final_key", "game_id", "last_turn", "reached", "turns")
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.turns: list[TurnRow] = []
+        self.reached: dict[str, PositionRow] = {}
+        self.final_key: str | None = None
+        self.last_turn = 0
+
+    def read(self, record: GameRecord, game: ReplayedGame, comments: list[str]) -> None:
+        """Every ply's turn row and the positions reached; the plies' notes join ``comments``.
+
+        The hot loop of an import (one pass a play): tables and locals, no generic accessors.
+        Each side's pips are carried from play to play: a play's steps say by how many pips the
+        mover's men went (and, by its hits, the other side's); keys are ``Position.key()``'s.
+        """
+        game_id, append, reached = self.game_id, self.turns.append, self.reached
+        final_key: str | None = None
+        stopped = False
+        last_turn = 0
+        last_position: Position | None = None
+        last_info: PositionRow = ("", "white", 0, 0, 0, 0, 1)
+        white_pips = black_pips = 0
+        hitting = game.rules.hitting
+        dice_text, step_text = _DICE, MOVE_TEXTS
+        for number, ply in enumerate(game.plies, 1):
+            written = ply.written
+            turn = written.turn
+            if turn > last_turn:
+                last_turn = turn
+            written_dice = written.dice
+            dice = dice_text[written_dice[0]][written_dice[1]] if written_dice else None
+            if dice is None and len(ply.rolls) == 1:  # a play without dice: its one roll inferred
+                dice = dice_text[ply.rolls[0][0]][ply.rolls[0][1]]
+            key_before = key_after = steps = moved = shared = None
+            if not stopped:
+                before = ply.before
+                if before is not last_position:
+                    white_pips, black_pips = before.pips("white"), before.pips("black")
+                    key = before.key()
+                    last_info = reached[key] = _reached(key, before, white_pips, black_pips)
+                key_before = last_info[0]
+                play = ply.play
+                if play is not None:
+                    position = last_position = play.position
+                    played = play.steps
+                    steps = " ".join([step_text[s.hit][s.start][s.end] for s in played])
+                    moved = sum([s.start - s.end for s in played])
+                    # a man hit on the mover's point e stood on the other side's point
+                    # other_point(e): it goes to the bar (25), that much further from home
+                    where = position.direction
+                    hit = (
+                        sum([25 - other_point(s.end, where) for s in played if s.hit])
+                        if hitting
+                        else 0
+                    )
+                    if written.side == "white":
+                        white_pips -= moved
+                        black_pips += hit
+                    else:
+                        black_pips -= moved
+                        white_pips += hit
+                    opponent_steps = play.opponent_steps
+                    if opponent_steps:
+                        shared, shared_pips = _share(opponent_steps)
+                        if written.side == "white":
+                            black_pips -= shared_pips
+                        else:
+                            white_pips -= shared_pips
+                    key_after = final_key = position.key()
+                    last_info = reached[key_after] = _reached(
+                        key_after, position, white_pips, black_pips
+                    )
+                elif ply.after is None:
+                    stopped = True
+                # else a missing play the game goes on from (replay.py): the next ply's
+                # position is read afresh, as its ``before`` is not the last play's result
+            note = _note(written, comments) if written.comments or written.comments_before else None
+            append(
+                (
+                    game_id,
+                    number,
+                    turn,
+                    written.side,
+                    dice,
+                    _ply_text(written, dice),
+                    steps,
+                    moved,
+                    key_before,
+                    key_after,
+                    written.annotation,
+                    " ".join([f"${nag}" for nag in written.nags]) if written.nags else None,
+                    note,
+                    describe_error(game, record, ply.error) if ply.error else None,
+                    shared,
+                    _cube_text(written) if written.is_cube_action else None,
+                )
+            )
+        self.final_key = final_key
+        self.last_turn = last_turn
 
 
 def reread(text: str, file: str | None, index: int, line: int, gap: int = 0) -> GameRecord:
