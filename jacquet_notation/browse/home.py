@@ -16,7 +16,7 @@ from datasette.utils.asgi import NotFound, Request, Response
 from .games_list import THUMB_WIDTH, kept_rows, list_source
 from .metadata import DEFAULT_TITLE
 from .names import spell_players
-from .pages import _archive, _footer
+from .shared import checked_archive, footer_metadata
 from .urls import (
     board_prefix,
     event_url,
@@ -85,7 +85,7 @@ async def home_view(datasette: Any, request: Any) -> Response:
 
 
 async def archive_home_view(datasette: Any, request: Any) -> Response:
-    db, name = await _archive(datasette, request, ("games",))
+    db, name = await checked_archive(datasette, request, ("games",))
     source = await list_source(db)
 
     def games(**params: Any) -> str:
@@ -174,7 +174,7 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
                 ).rows
             ]
     context = {
-        "metadata": _footer(datasette, name),
+        "metadata": footer_metadata(datasette, name),
         "title": _title(datasette.metadata("title", database=name), rulesets),
         "database": name,
         "total": total,
