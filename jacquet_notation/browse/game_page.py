@@ -37,6 +37,7 @@ from .urls import (
 
 
 async def game_view(datasette: Any, request: Any) -> Response:
+    """A game: its tags, score sheet and board at `?ply=`, its match state and its ending."""
     db, name = await checked_archive(datasette, request, ("games", "turns"))
     game_id = request.url_vars["game_id"]
     game = await one_row(
@@ -59,6 +60,58 @@ async def game_view(datasette: Any, request: Any) -> Response:
     turns, damage = sound_turns(turns)
     # A backgammon game shows its cube at every ply (match.py says what each action does to it)
     cubes = _cubes(game, turns)
+    states = _board_states(datasette, name, game_id, game, turns, cubes)
+    current = ascii_int(request.args.get("ply", "0"), most_digits=INT_TEXT_LIMIT) or 0
+    current = max(0, min(current, len(states) - 1))
+    state = states[current]
+    # The score sheet: a row per turn, White's and Black's plays (a list, in case a record
+    # gives one side two plays in a turn: that is an error the sheet must still show).
+    sheet: dict[int, dict[str, list[dict[str, Any]]]] = {}
+    for ply in turns:
+        ply["sheet_text"] = sheet_text(ply)
+        sheet.setdefault(ply["turn"] or 0, {}).setdefault(ply["side"], []).append(ply)
+    tags = _tags(game)
+    errors = _errors(game, damage)
+    context = {
+        "metadata": footer_metadata(datasette, name),
+        "database": name,
+        "game": game,
+        "tags": tags,
+        "errors": errors,
+        "sheet": sorted(sheet.items()),
+        "states": states,
+        "current": current,
+        "state": state,
+        "board_svg": Markup(
+            diagram(state["key"], BOARD_WIDTH, state["before"], state["cube"], state["owner"]) or ""
+        ),
+        "in_match": await game_in_match(datasette, db, name, game_id),
+        "ending_text": game_ending(game, cubes[-1][0] if cubes else 1),
+        "event_url": optional_url(event_url, datasette, name, game.get("event_id")),
+        "source_url": optional_url(source_url, datasette, name, game.get("source_id")),
+        "white_url": optional_url(player_url, datasette, name, game.get("white_id")),
+        "black_url": optional_url(player_url, datasette, name, game.get("black_id")),
+        "row_url": f"{datasette.urls.table(name, 'games')}/{quote(game_id, safe='')}",
+        "script_url": static_url(datasette, "jacquet.js"),
+        "options": _options(game.get("options")),
+        "courier": _has_courier(game),
+        "shares": await _sharing(datasette, db, name, game),
+    }
+    return Response.html(
+        await datasette.render_template("jacquet/game.html", context, request=request)
+    )
+
+
+def _board_states(
+    datasette: Any,
+    name: str,
+    game_id: str,
+    game: dict[str, Any],
+    turns: list[dict[str, Any]],
+    cubes: list[tuple[int, Side | None]] | None,
+) -> list[dict[str, Any]]:
+    """The board's states, each with its caption, diagram and links: 0 is the start, n the
+    position after the n-th ply (the page's script steps through them)."""
     # The board's states: 0 is the start, n the position after the n-th ply. After an illegal
     # ply the line stops, so its state shows the position it was written against.
     # A play that was not replayed (after an illegal one) has no keys: the board stays put, and
@@ -90,9 +143,6 @@ async def game_view(datasette: Any, request: Any) -> Response:
                 "stopped": stopped,
             }
         )
-    current = ascii_int(request.args.get("ply", "0"), most_digits=INT_TEXT_LIMIT) or 0
-    current = max(0, min(current, len(states) - 1))
-    state = states[current]
     for index, item in enumerate(states):
         item["url"] = game_url(datasette, name, game_id, index)
         item["board"] = board_url(datasette, item["key"])
@@ -108,13 +158,12 @@ async def game_view(datasette: Any, request: Any) -> Response:
             item["board"] += "?" + "&".join(query)
         item["position_url"] = position_url(datasette, name, item["key"])
 
-    # The score sheet: a row per turn, White's and Black's plays (a list, in case a record
-    # gives one side two plays in a turn: that is an error the sheet must still show).
-    sheet: dict[int, dict[str, list[dict[str, Any]]]] = {}
-    for ply in turns:
-        ply["sheet_text"] = sheet_text(ply)
-        sheet.setdefault(ply["turn"] or 0, {}).setdefault(ply["side"], []).append(ply)
-    tags = _tags(game)
+    return states
+
+
+def _errors(game: dict[str, Any], damage: str | None) -> list[dict[str, Any]]:
+    """The game's errors as the archive stored them (its ``errors`` JSON, else its one
+    ``error``), and what was damaged in its rows."""
     errors: list[dict[str, Any]] = []
     if game.get("errors"):
         try:
@@ -125,34 +174,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         errors = [{"message": game["error"]}]
     if damage:
         errors.append({"message": damage})
-    context = {
-        "metadata": footer_metadata(datasette, name),
-        "database": name,
-        "game": game,
-        "tags": tags,
-        "errors": errors,
-        "sheet": sorted(sheet.items()),
-        "states": states,
-        "current": current,
-        "state": state,
-        "board_svg": Markup(
-            diagram(state["key"], BOARD_WIDTH, state["before"], state["cube"], state["owner"]) or ""
-        ),
-        "in_match": await game_in_match(datasette, db, name, game_id),
-        "ending_text": game_ending(game, cubes[-1][0] if cubes else 1),
-        "event_url": optional_url(event_url, datasette, name, game.get("event_id")),
-        "source_url": optional_url(source_url, datasette, name, game.get("source_id")),
-        "white_url": optional_url(player_url, datasette, name, game.get("white_id")),
-        "black_url": optional_url(player_url, datasette, name, game.get("black_id")),
-        "row_url": f"{datasette.urls.table(name, 'games')}/{quote(game_id, safe='')}",
-        "script_url": static_url(datasette, "jacquet.js"),
-        "options": _options(game.get("options")),
-        "courier": _has_courier(game),
-        "shares": await _sharing(datasette, db, name, game),
-    }
-    return Response.html(
-        await datasette.render_template("jacquet/game.html", context, request=request)
-    )
+    return errors
 
 
 #: the most games sharing a game's fingerprint its page lists (the count says how many there are)

@@ -10,6 +10,7 @@ wanted is ignored, so no address a visitor can type gives a 500 (docs/browse.md,
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -218,7 +219,46 @@ async def _names(db: Any, table: str, ident: int | None) -> str | None:
     return str(rows.rows[0][0]) if rows.rows else f"#{ident} (none)"
 
 
+def _counts(
+    datasette: Any, name: str, groups: list[dict[str, Any]], filters: Filters
+) -> dict[str, list[dict[str, Any]]]:
+    """Each counted filter's values with their games and the link that chooses each."""
+    counts: dict[str, list[dict[str, Any]]] = {}
+    for column, tallied in tally(groups, filters).items():
+        counts[column] = [
+            {
+                "value": value,
+                "n": n,
+                "url": games_list_url(
+                    datasette, name, filters.params(**{column: value, "page": None})
+                ),
+                "chosen": value == getattr(filters, column),
+            }
+            for value, n in tallied
+        ]
+    return counts
+
+
+def _headers(link: Callable[..., str], sort: str) -> list[dict[str, str]]:
+    """The list's column headers, each a link sorting by it (again: the other way round)."""
+    headers = []
+    for column in ("date", "event", "white", "black", "result", "rules", "plies", "status"):
+        current = sort.lstrip("-") == column
+        descending = sort.startswith("-")
+        # a second click on the sorted column turns the order round
+        target = (column if descending else f"-{column}") if current else column
+        headers.append(
+            {
+                "column": column,
+                "url": link(sort=target, page=None),
+                "arrow": ("▼" if descending else "▲") if current else "",
+            }
+        )
+    return headers
+
+
 async def games_list_view(datasette: Any, request: Any) -> Response:
+    """``/DB/-/games``: a page of the games the filters choose, sorted, with their counts."""
     db, name = await checked_archive(datasette, request, ("games",))
     source = await list_source(db)
     filters = read_filters(request.args)
@@ -277,38 +317,13 @@ async def games_list_view(datasette: Any, request: Any) -> Response:
         game["thumb"] = (
             f"{prefix}{game['final_key']}.svg?width={THUMB_WIDTH}" if game["final_key"] else None
         )
-    counts: dict[str, list[dict[str, Any]]] = {}
-    if with_counts:
-        for column, tallied in tally(groups, filters).items():
-            counts[column] = [
-                {
-                    "value": value,
-                    "n": n,
-                    "url": games_list_url(
-                        datasette, name, filters.params(**{column: value, "page": None})
-                    ),
-                    "chosen": value == getattr(filters, column),
-                }
-                for value, n in tallied
-            ]
+    counts = _counts(datasette, name, groups, filters) if with_counts else {}
     here = filters.params()
 
     def link(**changes: Any) -> str:
         return games_list_url(datasette, name, filters.params(**changes))
 
-    headers = []
-    for column in ("date", "event", "white", "black", "result", "rules", "plies", "status"):
-        current = filters.sort.lstrip("-") == column
-        descending = filters.sort.startswith("-")
-        # a second click on the sorted column turns the order round
-        target = (column if descending else f"-{column}") if current else column
-        headers.append(
-            {
-                "column": column,
-                "url": link(sort=target, page=None),
-                "arrow": ("▼" if descending else "▲") if current else "",
-            }
-        )
+    headers = _headers(link, filters.sort)
     context = {
         "metadata": footer_metadata(datasette, name),
         "database": name,

@@ -28,6 +28,7 @@ from .urls import event_url, game_url, games_list_url, match_url, optional_url, 
 
 
 async def player_view(datasette: Any, request: Any) -> Response:
+    """A player: record by side, opponents, matches and games, each list paged on its own."""
     db, name = await checked_archive(datasette, request, ("games", "players"))
     player_id = url_row_id(request.url_vars["player_id"], name, "player")
     player = await one_row(db, "select * from players where id = ?", player_id, "player", name)
@@ -36,80 +37,10 @@ async def player_view(datasette: Any, request: Any) -> Response:
         page_number(request, "opponents"),
         page_number(request, "matches"),
     )
-    # Two indexed halves (as White, as Black) rather than one OR over the whole table.
-    sides = await query_rows(
-        db,
-        "select 'white' as side, count(*) as games, sum(winner = 'white') as wins, "
-        "sum(winner = 'black') as losses, "
-        "sum(case when winner = 'white' then points else 0 end) as points_won, "
-        "sum(case when winner = 'black' then points else 0 end) as points_lost "
-        "from games where white_id = :id union all "
-        "select 'black', count(*), sum(winner = 'black'), sum(winner = 'white'), "
-        "sum(case when winner = 'black' then points else 0 end), "
-        "sum(case when winner = 'white' then points else 0 end) "
-        "from games where black_id = :id",
-        {"id": player_id},
-    )
-    record = {
-        field: sum(side[field] or 0 for side in sides)
-        for field in ("games", "wins", "losses", "points_won", "points_lost")
-    }
-    record["unfinished"] = record["games"] - record["wins"] - record["losses"]
-    opponents = await query_rows(
-        db,
-        "select opponent_id, max(opponent) as opponent, count(*) as games, "
-        "sum(won) as wins, sum(lost) as losses, sum(won_points) as points_won, "
-        "sum(lost_points) as points_lost, count(*) over () as total from ("
-        " select black_id as opponent_id, black as opponent, winner = 'white' as won,"
-        "  winner = 'black' as lost,"
-        "  case when winner = 'white' then points else 0 end as won_points,"
-        "  case when winner = 'black' then points else 0 end as lost_points"
-        "  from games where white_id = :id"
-        " union all select white_id, white, winner = 'black', winner = 'white',"
-        "  case when winner = 'black' then points else 0 end,"
-        "  case when winner = 'white' then points else 0 end"
-        "  from games where black_id = :id"
-        ") group by opponent_id order by games desc, opponent limit :limit offset :offset",
-        {"id": player_id, "limit": PAGE_ROWS + 1, "offset": opponents_page * PAGE_ROWS},
-    )
-    more_opponents = len(opponents) > PAGE_ROWS
-    opponents = opponents[:PAGE_ROWS]
-    await spell_players(db, opponents, [("opponent", "opponent_id")])
-    for opponent in opponents:
-        opponent["url"] = optional_url(player_url, datasette, name, opponent["opponent_id"])
+    sides, record = await _side_record(db, player_id)
+    opponents, more_opponents = await _opponents(datasette, db, name, player_id, opponents_page)
     page = page_number(request)
-    games = await query_rows(
-        db,
-        "select * from (select id, date, white, black, white_id, black_id, result, winner, "
-        "points, plies, rules, status, event_id from games where white_id = :id union "
-        "select id, date, white, black, white_id, black_id, result, winner, points, plies, "
-        "rules, status, event_id from games where black_id = :id) "
-        "order by date desc, id limit :limit offset :offset",
-        {"id": player_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
-    )
-    more = len(games) > PAGE_ROWS
-    games = games[:PAGE_ROWS]
-    await spell_players(db, games)
-    event_ids = sorted({game["event_id"] for game in games if game["event_id"] is not None})
-    event_names = (
-        {
-            row["id"]: row["name"]
-            for row in await query_rows(
-                db,
-                f"select id, name from events where id in ({', '.join('?' * len(event_ids))})",
-                event_ids,
-            )
-        }
-        if event_ids
-        else {}
-    )
-    for game in games:
-        game["url"] = game_url(datasette, name, game["id"])
-        game["label"] = game_label(game)
-        game["event_name"] = event_names.get(game["event_id"])
-        game["colour"] = side_name(_as_seen_by(game, player_id, datasette, name))
-        game["invalid"] = game["status"] != "valid"
-        game["event_url"] = optional_url(event_url, datasette, name, game["event_id"])
+    games, more = await _player_games(datasette, db, name, player_id, page)
     matches = await _player_matches(datasette, db, name, player_id, matches_page)
     more_matches = len(matches) > PAGE_ROWS
     matches = matches[:PAGE_ROWS]
@@ -142,6 +73,106 @@ async def player_view(datasette: Any, request: Any) -> Response:
     return Response.html(
         await datasette.render_template("jacquet/player.html", context, request=request)
     )
+
+
+async def _side_record(db: Any, player_id: int) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The player's games, wins, losses and points as White and as Black, and their sum.
+
+    Read here rather than from the ``player_records`` view: that view joins players to every
+    game's two sides, and SQLite (3.40) filtered by one player scans all games twice, where
+    these two halves each read a side's index (docs/architecture.md).
+    """
+    # Two indexed halves (as White, as Black) rather than one OR over the whole table.
+    sides = await query_rows(
+        db,
+        "select 'white' as side, count(*) as games, sum(winner = 'white') as wins, "
+        "sum(winner = 'black') as losses, "
+        "sum(case when winner = 'white' then points else 0 end) as points_won, "
+        "sum(case when winner = 'black' then points else 0 end) as points_lost "
+        "from games where white_id = :id union all "
+        "select 'black', count(*), sum(winner = 'black'), sum(winner = 'white'), "
+        "sum(case when winner = 'black' then points else 0 end), "
+        "sum(case when winner = 'white' then points else 0 end) "
+        "from games where black_id = :id",
+        {"id": player_id},
+    )
+    record = {
+        field: sum(side[field] or 0 for side in sides)
+        for field in ("games", "wins", "losses", "points_won", "points_lost")
+    }
+    record["unfinished"] = record["games"] - record["wins"] - record["losses"]
+    return sides, record
+
+
+async def _opponents(
+    datasette: Any, db: Any, name: str, player_id: int, page: int
+) -> tuple[list[dict[str, Any]], bool]:
+    """A page of the player's opponents with their head-to-head totals, and whether more
+    follow; the ``head_to_head`` view's sums, read through each side's index as
+    :func:`_side_record` says."""
+    opponents = await query_rows(
+        db,
+        "select opponent_id, max(opponent) as opponent, count(*) as games, "
+        "sum(won) as wins, sum(lost) as losses, sum(won_points) as points_won, "
+        "sum(lost_points) as points_lost, count(*) over () as total from ("
+        " select black_id as opponent_id, black as opponent, winner = 'white' as won,"
+        "  winner = 'black' as lost,"
+        "  case when winner = 'white' then points else 0 end as won_points,"
+        "  case when winner = 'black' then points else 0 end as lost_points"
+        "  from games where white_id = :id"
+        " union all select white_id, white, winner = 'black', winner = 'white',"
+        "  case when winner = 'black' then points else 0 end,"
+        "  case when winner = 'white' then points else 0 end"
+        "  from games where black_id = :id"
+        ") group by opponent_id order by games desc, opponent limit :limit offset :offset",
+        {"id": player_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
+    )
+    more_opponents = len(opponents) > PAGE_ROWS
+    opponents = opponents[:PAGE_ROWS]
+    await spell_players(db, opponents, [("opponent", "opponent_id")])
+    for opponent in opponents:
+        opponent["url"] = optional_url(player_url, datasette, name, opponent["opponent_id"])
+    return opponents, more_opponents
+
+
+async def _player_games(
+    datasette: Any, db: Any, name: str, player_id: int, page: int
+) -> tuple[list[dict[str, Any]], bool]:
+    """A page of the player's games, newest first, each seen from the player's side, and
+    whether more follow."""
+    games = await query_rows(
+        db,
+        "select * from (select id, date, white, black, white_id, black_id, result, winner, "
+        "points, plies, rules, status, event_id from games where white_id = :id union "
+        "select id, date, white, black, white_id, black_id, result, winner, points, plies, "
+        "rules, status, event_id from games where black_id = :id) "
+        "order by date desc, id limit :limit offset :offset",
+        {"id": player_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
+    )
+    more = len(games) > PAGE_ROWS
+    games = games[:PAGE_ROWS]
+    await spell_players(db, games)
+    event_ids = sorted({game["event_id"] for game in games if game["event_id"] is not None})
+    event_names = (
+        {
+            row["id"]: row["name"]
+            for row in await query_rows(
+                db,
+                f"select id, name from events where id in ({', '.join('?' * len(event_ids))})",
+                event_ids,
+            )
+        }
+        if event_ids
+        else {}
+    )
+    for game in games:
+        game["url"] = game_url(datasette, name, game["id"])
+        game["label"] = game_label(game)
+        game["event_name"] = event_names.get(game["event_id"])
+        game["colour"] = side_name(_as_seen_by(game, player_id, datasette, name))
+        game["invalid"] = game["status"] != "valid"
+        game["event_url"] = optional_url(event_url, datasette, name, game["event_id"])
+    return games, more
 
 
 def _as_seen_by(row: dict[str, Any], player_id: int, datasette: Any, name: str) -> Side:
