@@ -118,6 +118,36 @@ def board_svg(
     )
     top, bottom = _MARGIN, _MARGIN + _BOARD_H
     depth = _BOARD_H * 0.42
+    _draw_points(root, top, bottom, depth)
+
+    for stack in stacks(position).values():
+        _draw_stack(root, stack, top, bottom)
+    for point, mark in sorted((marks or {}).items()):
+        if 1 <= point <= 24 and mark in ("from", "to"):  # over the men, so that it shows
+            _draw_mark(root, point, mark, top + depth if point >= 13 else bottom - depth)
+    _draw_tray(root, position)
+    _draw_bar_men(root, position, top, bottom)
+    _draw_borne_off(root, position, top, bottom)
+    if cube is not None:
+        _draw_cube(root, cube, cube_owner, top, bottom)
+    marker = _el(
+        root,
+        "text",
+        x=_MARGIN + _HALF_W + _BAR_W / 2,
+        y=bottom - 6 if position.turn == "white" else top + 14,
+        font_size=11,
+        text_anchor="middle",
+        fill="#fff",
+        font_family="sans-serif",
+    )
+    marker.text = "▲" if position.turn == "white" else "▼"
+    marker.set("class", "turn")
+    return etree.tostring(root, encoding="unicode")
+
+
+def _draw_points(root: etree._Element, top: float, bottom: float, depth: float) -> None:
+    """The 24 points, alternately dark and light, each with its number (White's numbering) at
+    its base: the far row pointing down from ``top``, the near row up from ``bottom``."""
     for row, downward in ((FAR_ROW, True), (NEAR_ROW, False)):
         for column, point in enumerate(row):
             x = _x_of(point)
@@ -143,30 +173,6 @@ def board_svg(
                 font_family="sans-serif",
             )
             label.text = str(point)
-
-    for stack in stacks(position).values():
-        _draw_stack(root, stack, top, bottom)
-    for point, mark in sorted((marks or {}).items()):
-        if 1 <= point <= 24 and mark in ("from", "to"):  # over the men, so that it shows
-            _draw_mark(root, point, mark, top + depth if point >= 13 else bottom - depth)
-    _draw_tray(root, position)
-    _draw_bar_men(root, position, top, bottom)
-    _draw_borne_off(root, position, top, bottom)
-    if cube is not None:
-        _draw_cube(root, cube, cube_owner, top, bottom)
-    marker = _el(
-        root,
-        "text",
-        x=_MARGIN + _HALF_W + _BAR_W / 2,
-        y=bottom - 6 if position.turn == "white" else top + 14,
-        font_size=11,
-        text_anchor="middle",
-        fill="#fff",
-        font_family="sans-serif",
-    )
-    marker.text = "▲" if position.turn == "white" else "▼"
-    marker.set("class", "turn")
-    return etree.tostring(root, encoding="unicode")
 
 
 def _draw_mark(root: etree._Element, point: int, mark: str, tip: float) -> None:

@@ -597,12 +597,12 @@ def test_position_page_survives_the_time_limit(
 ) -> None:
     from datasette.database import QueryInterrupted
 
-    from jacquet_notation.browse import pages as datasette_plugin
+    from jacquet_notation.browse import position_page as datasette_plugin
 
     async def too_slow(db: Any, key: str, limit: int) -> list[dict[str, Any]]:
         raise QueryInterrupted(Exception("interrupted"), "select ...", {})
 
-    monkeypatch.setattr(datasette_plugin, "_plays_from", too_slow)
+    monkeypatch.setattr(datasette_plugin, "plays_from", too_slow)
     first = query(archive, "select key_before from turns where ply = 1 limit 1")[0][0]
     tree = page(ds, f"/archive/-/position/{first}")
     assert "time limit (1000 ms)" in select(tree, ".jacquet-timeout")[0].text_content()
@@ -610,21 +610,21 @@ def test_position_page_survives_the_time_limit(
 
 
 def test_plays_from_a_position_are_kept_for_an_immutable_archive(ds: Any, archive: Path) -> None:
-    from jacquet_notation.browse.pages import _plays_from
+    from jacquet_notation.browse.position_page import plays_from
 
     first = query(archive, "select key_before from turns where ply = 1 limit 1")[0][0]
     db = ds.get_database("archive")
     assert not db.is_mutable
-    one = asyncio.run(_plays_from(db, first, 1000))
+    one = asyncio.run(plays_from(db, first, 1000))
     reached = "select 1 from turns where key_before = ? and key_after is not null"
     assert one and sum(play["games"] for play in one) == len(query(archive, reached, [first]))
-    assert asyncio.run(_plays_from(db, first, 1000)) is one
+    assert asyncio.run(plays_from(db, first, 1000)) is one
 
 
 def test_plays_from_a_position_are_kept_until_an_import_changes_the_archive(
     archive: Path, tmp_path: Path
 ) -> None:
-    from jacquet_notation.browse.pages import _plays_from
+    from jacquet_notation.browse.position_page import plays_from
 
     copy = tmp_path / "archive.db"
     shutil.copy(archive, copy)
@@ -633,8 +633,8 @@ def test_plays_from_a_position_are_kept_until_an_import_changes_the_archive(
     db = mutable.get_database("archive")
     assert db.is_mutable
     reached = "select 1 from turns where key_before = ? and key_after is not null"
-    kept = asyncio.run(_plays_from(db, start, 1000))
-    assert asyncio.run(_plays_from(db, start, 1000)) is kept
+    kept = asyncio.run(plays_from(db, start, 1000))
+    assert asyncio.run(plays_from(db, start, 1000)) is kept
     before = len(query(copy, reached, [start]))
     assert sum(play["games"] for play in kept) == before
     records = tmp_path / "more.jqt"
@@ -642,7 +642,7 @@ def test_plays_from_a_position_are_kept_until_an_import_changes_the_archive(
     build_archive(copy, [records])
     after = len(query(copy, reached, [start]))
     assert after > before
-    again = asyncio.run(_plays_from(db, start, 1000))
+    again = asyncio.run(plays_from(db, start, 1000))
     assert again is not kept and sum(play["games"] for play in again) == after
 
 
@@ -652,7 +652,8 @@ def test_plays_kept_get_a_longer_time_limit_and_are_interrupted_past_it(
     from datasette.database import QueryInterrupted
     from datasette.utils import sqlite_timelimit
 
-    from jacquet_notation.browse import pages as datasette_plugin
+    from jacquet_notation.browse import position_page as datasette_plugin
+    from jacquet_notation.browse.shared import forget_kept, kept_count
 
     reached = "select key_before from turns where ply = 3 and key_after is not null limit 1"
     key = query(archive, reached)[0][0]
@@ -665,15 +666,15 @@ def test_plays_kept_get_a_longer_time_limit_and_are_interrupted_past_it(
         return real(connection, ms)
 
     monkeypatch.setattr(datasette_plugin, "sqlite_timelimit", spy)
-    datasette_plugin._PLAYS_CACHE.clear()
-    assert asyncio.run(datasette_plugin._plays_from(db, key, 700))
+    forget_kept()
+    assert asyncio.run(datasette_plugin.plays_from(db, key, 700))
     assert limits == [700 * datasette_plugin.KEPT_QUERY_FACTOR]
     # past its time (here none at all), the sum stops as Datasette's own queries do, unkept
     monkeypatch.setattr(datasette_plugin, "KEPT_QUERY_FACTOR", 0)
-    datasette_plugin._PLAYS_CACHE.clear()
+    forget_kept()
     with pytest.raises(QueryInterrupted):
-        asyncio.run(datasette_plugin._plays_from(db, key, 700))
-    assert not datasette_plugin._PLAYS_CACHE
+        asyncio.run(datasette_plugin.plays_from(db, key, 700))
+    assert not kept_count()
 
 
 def test_the_home_page_says_one_of_each_in_the_singular(tmp_path: Path) -> None:
@@ -692,3 +693,20 @@ def test_the_home_page_says_one_of_each_in_the_singular(tmp_path: Path) -> None:
     assert "1 player" in headings and "1 event" in headings and "1 source" in headings
     words = etree.tostring(home, method="text", encoding="unicode")
     assert "1 ply" in words and "1 plies" not in words
+
+
+def test_counts_and_plays_are_kept_in_one_bounded_cache(ds: Any, archive: Path) -> None:
+    """The games list's counts and the plays from a position share one cache and its one bound."""
+    from jacquet_notation.browse.games_list import kept_rows
+    from jacquet_notation.browse.position_page import plays_from
+    from jacquet_notation.browse.shared import KEPT_SIZE, forget_kept, kept_count
+
+    db = ds.get_database("archive")
+    forget_kept()
+    counted = asyncio.run(kept_rows(db, "select count(*) as n from games", {}))
+    assert counted == [{"n": len(query(archive, "select id from games"))}]
+    first = query(archive, "select key_before from turns where ply = 1 limit 1")[0][0]
+    asyncio.run(plays_from(db, first, 1000))
+    assert kept_count() == 2
+    assert asyncio.run(kept_rows(db, "select count(*) as n from games", {})) is counted
+    assert kept_count() == 2 and KEPT_SIZE >= 4096

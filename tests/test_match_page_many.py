@@ -11,7 +11,7 @@ from urllib.request import urlopen
 import pytest
 from helpers import build_archive, query
 
-from jacquet_notation.browse.pages import PAGE_ROWS
+from jacquet_notation.browse.shared import PAGE_ROWS
 
 pytestmark = [pytest.mark.slow]
 

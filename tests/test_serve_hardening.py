@@ -20,7 +20,7 @@ from lxml import html
 from jacquet_notation.archive import import_paths
 from jacquet_notation.browse.limits import QUERY_BYTES_LIMIT, VALUE_LIMIT
 from jacquet_notation.browse.metadata import database_name
-from jacquet_notation.browse.pages import MAX_PAGE
+from jacquet_notation.browse.shared import MAX_PAGE
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import write_game
 from jacquet_notation.rules import Rules

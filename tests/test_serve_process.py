@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import http.client
+import os
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -16,17 +19,10 @@ from typing import Any
 import pytest
 import uvicorn
 from helpers import as_version_1, free_port, jacquet_command, stop
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from jacquet_notation.archive import import_paths
-from jacquet_notation.browse import accept as _uvicorn
-from jacquet_notation.browse.accept import (
-    LOOP,
-    PROTOCOL,
-    FairAcceptLoop,
-    ServerHTTPProtocol,
-    set_nodelay,
-)
-from jacquet_notation.browse.server import FrozenAfterFirstRequest
+from jacquet_notation.browse.server import FrozenAfterFirstRequest, bind
 
 #: one legal game
 GAME = '[Event "x"]\n\n1. 6-5: 24/13 4-3: 24/17 *\n'
@@ -38,7 +34,8 @@ def _nodelay(sock: Any) -> int:
 
 @pytest.fixture
 def listener() -> Iterator[socket.socket]:
-    """A listening socket made as uvicorn makes one for several processes: protocol 0."""
+    """A listening socket made as uvicorn makes one for several processes: protocol 0 (and
+    without ``SO_REUSEPORT``, so that no server may share its port)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     sock.listen()
@@ -46,17 +43,13 @@ def listener() -> Iterator[socket.socket]:
     sock.close()
 
 
-def test_asyncio_leaves_nagle_on_for_such_a_socket_and_set_nodelay_turns_it_off(
-    listener: socket.socket,
-) -> None:
-    seen: list[tuple[int, int]] = []
+def _nagle_seen(listener: socket.socket) -> int:
+    """TCP_NODELAY on the one connection asyncio accepts on ``listener``, as asyncio left it."""
+    seen: list[int] = []
 
     class Probe(asyncio.Protocol):
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            sock = transport.get_extra_info("socket")
-            before = _nodelay(sock)
-            set_nodelay(transport)
-            seen.append((before, _nodelay(sock)))
+            seen.append(_nodelay(transport.get_extra_info("socket")))
             transport.close()
 
     async def one_connection() -> None:
@@ -71,18 +64,31 @@ def test_asyncio_leaves_nagle_on_for_such_a_socket_and_set_nodelay_turns_it_off(
         server.close()
 
     asyncio.run(one_connection())
-    # asyncio sets TCP_NODELAY only when the socket's protocol number is TCP's
-    assert seen == [(0, 1)]
+    assert len(seen) == 1
+    return seen[0]
 
 
-def test_uvicorn_serves_through_the_protocol_with_nagle_off(listener: socket.socket) -> None:
-    """A real uvicorn server on such a socket: every connection it accepts has Nagle off."""
+def test_asyncio_leaves_nagle_on_for_a_socket_of_protocol_0(listener: socket.socket) -> None:
+    """Why bind gives TCP's protocol number: asyncio sets TCP_NODELAY only on such sockets."""
+    assert _nagle_seen(listener) == 0
+
+
+def test_asyncio_turns_nagle_off_on_every_connection_of_binds_sockets() -> None:
+    for sock in bind("127.0.0.1", 0, 2):
+        with sock:
+            assert sock.proto == socket.IPPROTO_TCP
+            assert _nagle_seen(sock) == 1
+
+
+def test_uvicorn_serves_binds_socket_with_nagle_off() -> None:
+    """A real uvicorn server with its own HTTP protocol on bind's socket: Nagle off."""
+    (listener,) = bind("127.0.0.1", 0)
     accepted: list[int] = []
 
-    class Recording(ServerHTTPProtocol):
+    class Recording(AutoHTTPProtocol):  # type: ignore[misc,valid-type]
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            super().connection_made(transport)
             accepted.append(_nodelay(transport.get_extra_info("socket")))
+            super().connection_made(transport)
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -108,14 +114,23 @@ def test_uvicorn_serves_through_the_protocol_with_nagle_off(listener: socket.soc
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+        listener.close()
     assert accepted == [1]
-    assert _uvicorn.open_connections() == 0  # counted while open, and no longer
 
 
-def test_the_protocol_named_to_uvicorn_is_this_one() -> None:
-    config = uvicorn.Config(lambda: None, http=PROTOCOL)
-    config.load()
-    assert config.http_protocol_class is ServerHTTPProtocol
+def test_bind_gives_each_worker_its_own_socket_on_one_port() -> None:
+    sockets = bind("127.0.0.1", 0, 3)
+    try:
+        assert len({sock.fileno() for sock in sockets}) == 3
+        assert len({sock.getsockname() for sock in sockets}) == 1
+        for sock in sockets:
+            assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT) == 1
+    finally:
+        for sock in sockets:
+            sock.close()
+    (alone,) = bind("127.0.0.1", 0)  # one process: no other socket may share its port
+    with alone:
+        assert alone.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT) == 0
 
 
 def test_the_collector_is_frozen_once_after_the_first_request() -> None:
@@ -142,111 +157,6 @@ def test_the_collector_is_frozen_once_after_the_first_request() -> None:
         assert answered == ["lifespan", "http", "http"]
     finally:
         gc.unfreeze()
-
-
-def _accepting(
-    loop: asyncio.AbstractEventLoop, listener: socket.socket, waiting: int, serving: int
-) -> tuple[int, int]:
-    """Connections ``loop`` takes of ``waiting`` when ready: at once, and after its pause."""
-    made: list[asyncio.BaseTransport] = []
-
-    class Count(asyncio.Protocol):
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            made.append(transport)
-
-    port = listener.getsockname()[1]
-    clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(waiting)]
-    listener.setblocking(False)
-    before = _uvicorn._open
-    _uvicorn._open = serving  # as if the process served that many already
-    try:
-        # the handler a ready listening socket runs, called as the loop's server calls it
-        loop._accept_connection(Count, listener, None, None, 2048)  # type: ignore[attr-defined]
-        loop.run_until_complete(asyncio.sleep(0.002))
-        at_once = len(made)
-        # then until one more is taken: a busy process waits its pause for each (an idle one
-        # was handed one turn only: no more come)
-        for _ in range(5000 if serving else 0):
-            if len(made) > at_once:
-                break
-            loop.run_until_complete(asyncio.sleep(0.001))
-        return at_once, len(made)
-    finally:
-        _uvicorn._open = before
-        for transport in made:
-            transport.close()
-        loop._remove_reader(listener.fileno())  # type: ignore[attr-defined]
-        while True:  # take what is left, so that the next case starts clean
-            try:
-                listener.accept()[0].close()
-            except BlockingIOError:
-                break
-        for client in clients:
-            client.close()
-        loop.run_until_complete(asyncio.sleep(0))
-
-
-def test_an_idle_process_takes_one_connection_a_turn_a_busy_one_waits_first(
-    listener: socket.socket,
-) -> None:
-    plain = asyncio.SelectorEventLoop()
-    fair = FairAcceptLoop()
-    try:
-        # asyncio's own loop takes all three waiting connections in one go
-        assert _accepting(plain, listener, waiting=3, serving=0)[0] == 3
-        # an idle process: one at once; the others are left to whoever asks next
-        assert _accepting(fair, listener, waiting=3, serving=0)[0] == 1
-        # a process serving twenty: none at once; after its pause (0.1 s) the one still
-        # waiting, and the next only after another pause
-        assert _accepting(fair, listener, waiting=3, serving=20) == (0, 1)
-    finally:
-        plain.close()
-        fair.close()
-
-
-def test_a_busy_process_leaves_a_connection_to_an_idle_one(listener: socket.socket) -> None:
-    """Two loops on one socket, as two server processes: the idle one gets the connection."""
-    busy, idle = FairAcceptLoop(), FairAcceptLoop()
-    taken: dict[str, int] = {"busy": 0, "idle": 0}
-
-    def counting(name: str) -> type[asyncio.Protocol]:
-        class Count(asyncio.Protocol):
-            def connection_made(self, transport: asyncio.BaseTransport) -> None:
-                taken[name] += 1
-                transport.close()
-
-        return Count
-
-    port = listener.getsockname()[1]
-    listener.setblocking(False)
-    client = socket.create_connection(("127.0.0.1", port))
-    before = _uvicorn._open
-    try:
-        _uvicorn._open = 1  # the busy process's turn comes first: it steps back
-        busy._accept_connection(counting("busy"), listener, None, None, 2048)
-        _uvicorn._open = 0
-        idle._accept_connection(counting("idle"), listener, None, None, 2048)
-        idle.run_until_complete(asyncio.sleep(0.01))
-        _uvicorn._open = 1
-        busy.run_until_complete(asyncio.sleep(_uvicorn.BUSY_PAUSE + 0.05))
-        assert taken == {"busy": 0, "idle": 1}
-    finally:
-        _uvicorn._open = before
-        busy._remove_reader(listener.fileno())  # type: ignore[attr-defined]
-        client.close()
-        busy.close()
-        idle.close()
-
-
-def test_uvicorn_makes_its_loop_from_the_name_given() -> None:
-    config = uvicorn.Config(lambda: None, loop=LOOP)
-    factory = config.get_loop_factory()
-    assert factory is not None
-    loop = factory()
-    try:
-        assert isinstance(loop, FairAcceptLoop)
-    finally:
-        loop.close()
 
 
 # -- the port, bound before anything is claimed ---------------------------------------------------
@@ -333,3 +243,92 @@ def test_the_serving_line_comes_once_the_port_listens(tmp_path: Path) -> None:
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
     finally:
         stop(process)  # type: ignore[arg-type]
+
+
+def _tcp_sockets(port: int) -> dict[int, str]:
+    """The loopback TCP sockets whose local port is ``port``: inode -> state (0A: listening,
+    01: established), from the kernel's own table."""
+    found: dict[int, str] = {}
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].rsplit(":", 1)[1], 16) == port:
+            found[int(fields[9])] = fields[3]
+    return found
+
+
+def _socket_inodes(pid: int) -> set[int]:
+    """The sockets process ``pid`` holds, by inode (none once it has gone)."""
+    inodes: set[int] = set()
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return inodes
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                inodes.add(int(target[8:-1]))
+    return inodes
+
+
+def test_two_workers_each_serve_their_own_socket_and_the_kernel_shares_connections_out(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "game.jqt"
+    record.write_text(GAME, encoding="utf-8")
+    port = free_port()
+    process = subprocess.Popen(
+        [*jacquet_command(), "serve", str(record), "--port", str(port), "--workers", "2"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    connections: list[http.client.HTTPConnection] = []
+    again: list[int] = []
+    try:
+        children: list[int] = []
+        for _ in range(600):  # both workers up: each answers on its own socket
+            children = [
+                int(pid)
+                for pid in Path(f"/proc/{process.pid}/task/{process.pid}/children")
+                .read_text()
+                .split()
+            ]
+            listening = {i for i, state in _tcp_sockets(port).items() if state == "0A"}
+            workers = [pid for pid in children if _socket_inodes(pid) & listening]
+            if len(listening) == 2 and len(workers) == 2:
+                break
+            threading.Event().wait(0.1)
+        assert len(listening) == 2 and len(workers) == 2
+        for _ in range(16):  # each from its own client port, kept open
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            connection.request("GET", "/-/versions.json")
+            assert connection.getresponse().read()
+            connections.append(connection)
+        established = {i for i, state in _tcp_sockets(port).items() if state == "01"}
+        held = [len(_socket_inodes(pid) & established) for pid in workers]
+        assert sum(held) == 16 and min(held) > 0, held  # all 16 to one: 1 chance in 32,768
+        os.kill(workers[0], signal.SIGKILL)  # a worker that ends is started again on its socket
+        for _ in range(600):
+            children = [
+                int(pid)
+                for pid in Path(f"/proc/{process.pid}/task/{process.pid}/children")
+                .read_text()
+                .split()
+            ]
+            again = [pid for pid in children if _socket_inodes(pid) & listening]
+            if len(again) == 2 and workers[0] not in again:
+                break
+            threading.Event().wait(0.1)
+        assert len(again) == 2 and workers[0] not in again
+    finally:
+        for connection in connections:
+            connection.close()
+        stop(process)
+    assert process.returncode is not None
+    for pid in again:  # asked to stop, the workers stop too
+        for _ in range(100):
+            if not Path(f"/proc/{pid}").exists():
+                break
+            threading.Event().wait(0.1)
+        assert not Path(f"/proc/{pid}").exists()

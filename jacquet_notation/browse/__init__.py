@@ -14,8 +14,8 @@ Pages (``DB`` is the database's route, as in Datasette's own URLs):
 
 A package so that Datasette finds its ``templates/`` and serves its ``static/`` folder
 (``/-/static-plugins/jacquet-notation/jacquet.css``, ``jacquet.js``). The hooks are in
-:mod:`.hooks`, the pages in :mod:`.pages`; :mod:`.server` assembles ``jacquet serve``'s server and
-:mod:`.accept` decides how its processes take connections.
+:mod:`.hooks`, each page in its own module over :mod:`.shared`; :mod:`.server` assembles and runs
+``jacquet serve``'s server.
 """
 
 from .hooks import (

@@ -17,7 +17,16 @@ from markupsafe import Markup, escape
 from ..position import SIDES
 from ..wording import plural
 from .names import game_label, spell_players
-from .pages import PAGE_ROWS, _archive, _footer, _one_row, _page, _page_links, _row_id, _rows
+from .shared import (
+    PAGE_ROWS,
+    checked_archive,
+    footer_metadata,
+    one_row,
+    page_links,
+    page_number,
+    query_rows,
+    url_row_id,
+)
 from .urls import event_url, game_url, match_url, optional_url, player_url, source_url
 
 #: players shown in a crosstable: past this many, the ones with the most points
@@ -32,8 +41,8 @@ _GAME_FIELDS = (
 
 async def _named_row(db: Any, request: Any, database: str, table: str, what: str) -> dict[str, Any]:
     """The event or source the URL names (its id and name); 404 when there is none."""
-    row_id = _row_id(request.url_vars["row_id"], database, what)
-    return await _one_row(db, f"select id, name from {table} where id = ?", row_id, what, database)
+    row_id = url_row_id(request.url_vars["row_id"], database, what)
+    return await one_row(db, f"select id, name from {table} where id = ?", row_id, what, database)
 
 
 def _link_games(datasette: Any, name: str, games: list[dict[str, Any]]) -> None:
@@ -175,7 +184,7 @@ async def _event_matches(db: Any, event_id: int) -> list[dict[str, Any]]:
     date; none when the event is not backgammon's or the archive has no ``matches`` (before
     version 4)."""
     try:
-        return await _rows(
+        return await query_rows(
             db,
             _EVENT_MATCHES + "select m.id, m.white_id, m.black_id, m.white, m.black, m.length, "
             "m.score_white, m.score_black, m.winner, m.status, m.site, p.game_count, "
@@ -229,8 +238,8 @@ async def _listed_games(
     """What an event's and a source's pages share: a page of the games whose ``column``
     (``event_id`` or ``source_id``) is the ``row``'s id, in ``order``, each linked, with the
     links to the pages around it (at ``here``) and to Datasette's games table filtered alike."""
-    page = _page(request)
-    games = await _rows(
+    page = page_number(request)
+    games = await query_rows(
         db,
         f"select {_GAME_FIELDS} from games left join events on events.id = games.event_id "
         f"where games.{column} = :id order by {order} limit :limit offset :offset",
@@ -241,21 +250,21 @@ async def _listed_games(
     await spell_players(db, games)
     _link_games(datasette, name, games)
     return {
-        "metadata": _footer(datasette, name),
+        "metadata": footer_metadata(datasette, name),
         "database": name,
         "games": games,
         "first_number": page * PAGE_ROWS + 1,
-        **_page_links(here, page, more),
+        **page_links(here, page, more),
         "table_url": f"{datasette.urls.table(name, 'games')}?{column}={row['id']}",
     }
 
 
 async def event_view(datasette: Any, request: Any) -> Response:
-    db, name = await _archive(datasette, request, ("games", "events"))
+    db, name = await checked_archive(datasette, request, ("games", "events"))
     event = await _named_row(db, request, name, "events", "event")
     event_id = event["id"]
     summary = (
-        await _rows(
+        await query_rows(
             db,
             "select count(*) as games, sum(status = 'valid') as valid, min(date) as first, "
             "max(date) as last, count(distinct source_id) as sources from games "
@@ -263,7 +272,7 @@ async def event_view(datasette: Any, request: Any) -> Response:
             [event_id],
         )
     )[0]
-    pairings = await _rows(
+    pairings = await query_rows(
         db,
         "select white_id, black_id, max(white) as white, max(black) as black, "
         "count(*) as games, sum(winner = 'white') as white_wins, "
@@ -275,7 +284,7 @@ async def event_view(datasette: Any, request: Any) -> Response:
     )
     # a backgammon event is scored in matches won, the games' points beside (Jacquet's in games)
     backgammon = (
-        await _rows(
+        await query_rows(
             db,
             "select 1 from games where event_id = ? and rules = 'backgammon' limit 1",
             [event_id],
@@ -321,10 +330,10 @@ async def event_view(datasette: Any, request: Any) -> Response:
 
 
 async def source_view(datasette: Any, request: Any) -> Response:
-    db, name = await _archive(datasette, request, ("games", "sources"))
+    db, name = await checked_archive(datasette, request, ("games", "sources"))
     source = await _named_row(db, request, name, "sources", "source")
     summary = (
-        await _rows(
+        await query_rows(
             db,
             "select count(*) as games, sum(status = 'valid') as valid, min(date) as first, "
             "max(date) as last from games where source_id = ?",

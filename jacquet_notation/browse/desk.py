@@ -31,17 +31,17 @@ from typing import Any
 
 from datasette.utils.asgi import Response
 
-from ..board_terms import Side
 from ..budget import OutOfTime, check_time, time_budget
 from ..engine import legal_plays
-from ..errors import JacquetError, PositionError
+from ..errors import JacquetError
 from ..notation import parse_games
 from ..numerals import ascii_int
 from ..position import MEN, Position
 from ..record import GameRecord, Span
 from ..replay import ReplayedGame, ReplayedPly, replay
 from ..reporting import error_detail
-from ..rules import RULESET_NAMES, Rules
+from ..rules import RULESET_NAMES
+from .board_setup import Refused, setup_position
 from .urls import board_prefix, home_url, static_url
 
 #: checks one server process runs at once (they share one interpreter's lock); one more waits
@@ -67,15 +67,6 @@ _LOG = logging.getLogger(__name__)
 
 #: what a late check answers: the work gave up at its deadline
 _LATE = f"checking took longer than {TIME_LIMIT:g} s: check a shorter part"
-
-
-class _Refused(Exception):
-    """A request the endpoint will not do: its status and a sentence for the page."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 # -- the page ------------------------------------------------------------------------------------
@@ -106,11 +97,11 @@ async def check_view(datasette: Any, request: Any) -> Response:
     turned into a position key (see :func:`check_text` and :func:`setup_position`)."""
     try:
         if request.method != "POST":
-            raise _Refused(405, "POST a JSON object to this address")
+            raise Refused(405, "POST a JSON object to this address")
         _check_token(request)
         content_type = request.headers.get("content-type", "").split(";", 1)[0].strip()
         if content_type != "application/json":
-            raise _Refused(415, "the body must be JSON (content-type: application/json)")
+            raise Refused(415, "the body must be JSON (content-type: application/json)")
         payload = _payload(await _read_body(request))
         if "setup" in payload:
             answer = setup_position(payload["setup"])
@@ -124,15 +115,15 @@ async def check_view(datasette: Any, request: Any) -> Response:
                 )
             except TimeoutError:
                 # the thread ends at its next check of the deadline, and gives its place back
-                raise _Refused(503, _LATE) from None
+                raise Refused(503, _LATE) from None
             if checked is None:
-                raise _Refused(503, "the desk is busy with other checks: try again in a moment")
+                raise Refused(503, "the desk is busy with other checks: try again in a moment")
             answer = checked
             prefix = board_prefix(datasette)
             for ply in answer["plies"]:
                 ply["board"] = f"{prefix}{ply['key']}.svg?before={ply['before']}"
             answer["start_board"] = f"{prefix}{answer['start']}.svg"
-    except _Refused as refused:
+    except Refused as refused:
         return _refusal(refused.status, refused.message)
     except JacquetError as error:
         # a text the reader refuses whole (a NUL: not a text file), with its line and column
@@ -168,7 +159,7 @@ def _check_if_free(text: str, line: int, column: int, deadline: float) -> dict[s
         with time_budget(deadline):
             return check_text(text, line, column)
     except OutOfTime:
-        raise _Refused(503, _LATE) from None
+        raise Refused(503, _LATE) from None
     finally:
         _RUNNING.release()
 
@@ -178,18 +169,18 @@ def _check_token(request: Any) -> None:
     sent = request.headers.get(CSRF_HEADER, "")
     expected = request.cookies.get("ds_csrftoken", "")
     if not sent or not expected or not secrets.compare_digest(sent, expected):
-        raise _Refused(403, "the page's CSRF token is missing or stale: reload the page")
+        raise Refused(403, "the page's CSRF token is missing or stale: reload the page")
 
 
 async def _read_body(request: Any) -> bytes:
     """The body, refused with 413 once it passes :data:`MAX_BODY`: from the declared length
     before reading any of it, else as the chunks arrive."""
     declared = request.headers.get("content-length")
-    too_large = _Refused(413, f"the body is over {MAX_BODY // 1024} KB: check a shorter part")
+    too_large = Refused(413, f"the body is over {MAX_BODY // 1024} KB: check a shorter part")
     if declared is not None:
         length = ascii_int(declared)
         if length is None:
-            raise _Refused(400, "the content-length is not a number")
+            raise Refused(400, "the content-length is not a number")
         if length > MAX_BODY:
             raise too_large
     chunks: list[bytes] = []
@@ -197,7 +188,7 @@ async def _read_body(request: Any) -> bytes:
     while True:
         message = await request.receive()
         if message["type"] == "http.disconnect":
-            raise _Refused(400, "the request ended before its body")
+            raise Refused(400, "the request ended before its body")
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > MAX_BODY:
@@ -211,20 +202,20 @@ def _payload(body: bytes) -> dict[str, Any]:
     try:
         payload = json.loads(body)
     except (UnicodeDecodeError, ValueError):
-        raise _Refused(400, "the body is not JSON") from None
+        raise Refused(400, "the body is not JSON") from None
     except RecursionError:
-        raise _Refused(400, "the body is JSON nested too deep") from None
+        raise Refused(400, "the body is JSON nested too deep") from None
     if not isinstance(payload, dict):
-        raise _Refused(400, "the body must be a JSON object")
+        raise Refused(400, "the body must be a JSON object")
     return payload
 
 
 def _text_and_cursor(payload: dict[str, Any]) -> tuple[str, int, int]:
     text, line, column = payload.get("text"), payload.get("line", 1), payload.get("column", 1)
     if not isinstance(text, str):
-        raise _Refused(400, 'the object needs "text", the record as a string')
+        raise Refused(400, 'the object needs "text", the record as a string')
     if not isinstance(line, int) or not isinstance(column, int):
-        raise _Refused(400, '"line" and "column" are whole numbers (1-based)')
+        raise Refused(400, '"line" and "column" are whole numbers (1-based)')
     return text, line, column
 
 
@@ -361,90 +352,3 @@ def _cursor_answer(ply: ReplayedPly, game: ReplayedGame, stopped: bool) -> dict[
     answer["legal"] = notations[:LEGAL_SHOWN]
     answer["legal_count"] = len(notations)
     return answer
-
-
-# -- a position set on a board -------------------------------------------------------------------
-
-
-def setup_position(setup: object) -> dict[str, Any]:
-    """A position set by clicking men onto a board, as a key and a ``[Position]`` tag.
-
-    ``setup``: ``rules`` (a ruleset's name), ``turn``, ``white`` and ``black`` (men by point in
-    **White's** numbering, as the board is drawn), ``white_bar``, ``black_bar``; the men not
-    placed are borne off. With ``"start": true`` the rules' opening position instead. The answer
-    has ``key``, ``tag``, both sides' men again in White's numbering, and ``problem``: why the
-    rules forbid the position (None when they allow it), so that men can be placed one at a time
-    through positions that are not yet legal. More than 15 men, or both sides on one point, is an
-    ``error`` (no key).
-    """
-    if not isinstance(setup, dict):
-        raise _Refused(400, '"setup" must be a JSON object')
-    name = setup.get("rules", "jacquet")
-    if name not in RULESET_NAMES:
-        return {"error": f"unknown ruleset {name!r} (known: {', '.join(RULESET_NAMES)})"}
-    rules = Rules.named(str(name))
-    turn = setup.get("turn", "white")
-    if turn not in ("white", "black"):
-        return {"error": f"turn must be white or black, not {turn!r}"}
-    if setup.get("start"):
-        position = Position.start(rules).with_turn(turn)
-    else:
-        try:
-            position = Position.from_counts(
-                _counts(setup, "white", rules),
-                _counts(setup, "black", rules),
-                turn,
-                rules.direction,
-            )
-        except JacquetError as error:
-            return {"error": error.message}
-    problem = None
-    try:
-        position.check(rules)
-    except JacquetError as error:
-        problem = error.message
-    key = position.key()
-    return {
-        "key": key,
-        "tag": f'[Position "{key}"]',
-        "rules": rules.name,
-        "turn": position.turn,
-        "white": _by_white_point(position, "white"),
-        "black": _by_white_point(position, "black"),
-        "white_bar": position.bar("white"),
-        "black_bar": position.bar("black"),
-        "white_off": position.off("white"),
-        "black_off": position.off("black"),
-        "problem": problem,
-    }
-
-
-def _counts(setup: dict[str, Any], side: Side, rules: Rules) -> list[int]:
-    """26 counts (off, points 1..24 in ``side``'s own numbering, bar) from the board's men."""
-    men = setup.get(side, {})
-    bar = setup.get(f"{side}_bar", 0)
-    if not isinstance(men, dict) or not isinstance(bar, int) or bar < 0:
-        raise _Refused(400, f'"{side}" must map points to men, "{side}_bar" be a count')
-    counts = [0] * 26
-    for point_text, number in men.items():
-        point = ascii_int(str(point_text))
-        if point is None or not 1 <= point <= 24:
-            raise _Refused(400, f"{point_text!r} is not a point (1 to 24)")
-        if not isinstance(number, int) or number < 0:
-            raise _Refused(400, f"{number!r} men is not a count")
-        own = Position.from_absolute(side, point, rules.direction)
-        counts[own] += number
-    counts[25] = bar
-    placed = sum(counts)
-    if placed > MEN:
-        raise PositionError(f"{side.capitalize()} has {placed} men on the board; each side has 15")
-    counts[0] = MEN - placed
-    return counts
-
-
-def _by_white_point(position: Position, side: Side) -> dict[str, int]:
-    """A side's men by point in White's numbering (the board's), for the page's clicks."""
-    return {
-        str(Position.to_absolute(side, point, position.direction)): number
-        for point, number in position.men(side).items()
-    }

@@ -10,7 +10,7 @@ wanted is ignored, so no address a visitor can type gives a 500 (docs/browse.md,
 from __future__ import annotations
 
 import sqlite3
-from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +19,7 @@ from datasette.utils.asgi import Response
 from ..numerals import ascii_int
 from .drawing import CELL_WIDTH
 from .names import game_label, spell_players
-from .pages import _archive, _footer, _generation
+from .shared import checked_archive, footer_metadata, kept
 from .urls import board_prefix, game_url, games_list_url, player_url, table_url
 
 #: games a page of the list
@@ -43,8 +43,6 @@ DEFAULT_SORT = "-date"
 COUNTED = ("rules", "status", "result")
 #: the text filters compared for equality
 EXACT = ("rules", "status", "result")
-#: the id filters (a number; a player is White or Black)
-IDS = ("player", "event", "source", "import")
 
 
 @dataclass
@@ -195,29 +193,18 @@ def order_by(sort: str) -> str:
     return f"{column} {direction}, rowid {direction}"
 
 
-# -- answers kept until the archive changes --------------------------------------------------------
-
-_KEPT: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
-_KEPT_SIZE = 2048
-
-
 async def kept_rows(db: Any, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-    """The rows of a counting query, kept until the archive's file changes (``_generation``).
+    """The rows of a counting query, kept until the archive's file changes (:func:`.shared.kept`).
 
     Counts over every game (the list's total, each filter's counts, the home page's summary)
     cost tens of milliseconds on a large archive and change only when an import commits.
     """
-    generation = _generation(str(db.path)) if db.is_mutable else ()
-    key = (str(db.path), sql, tuple(sorted(params.items())), generation)
-    if key in _KEPT:
-        _KEPT.move_to_end(key)
-        return _KEPT[key]
-    result = await db.execute(sql, params)
-    rows = [dict(row) for row in result.rows]
-    _KEPT[key] = rows
-    while len(_KEPT) > _KEPT_SIZE:
-        _KEPT.popitem(last=False)
-    return rows
+
+    async def answer() -> list[dict[str, Any]]:
+        result = await db.execute(sql, params)
+        return [dict(row) for row in result.rows]
+
+    return await kept(db, ("rows", sql, tuple(sorted(params.items()))), answer)
 
 
 async def list_source(db: Any) -> str:
@@ -232,8 +219,47 @@ async def _names(db: Any, table: str, ident: int | None) -> str | None:
     return str(rows.rows[0][0]) if rows.rows else f"#{ident} (none)"
 
 
+def _counts(
+    datasette: Any, name: str, groups: list[dict[str, Any]], filters: Filters
+) -> dict[str, list[dict[str, Any]]]:
+    """Each counted filter's values with their games and the link that chooses each."""
+    counts: dict[str, list[dict[str, Any]]] = {}
+    for column, tallied in tally(groups, filters).items():
+        counts[column] = [
+            {
+                "value": value,
+                "n": n,
+                "url": games_list_url(
+                    datasette, name, filters.params(**{column: value, "page": None})
+                ),
+                "chosen": value == getattr(filters, column),
+            }
+            for value, n in tallied
+        ]
+    return counts
+
+
+def _headers(link: Callable[..., str], sort: str) -> list[dict[str, str]]:
+    """The list's column headers, each a link sorting by it (again: the other way round)."""
+    headers = []
+    for column in ("date", "event", "white", "black", "result", "rules", "plies", "status"):
+        current = sort.lstrip("-") == column
+        descending = sort.startswith("-")
+        # a second click on the sorted column turns the order round
+        target = (column if descending else f"-{column}") if current else column
+        headers.append(
+            {
+                "column": column,
+                "url": link(sort=target, page=None),
+                "arrow": ("▼" if descending else "▲") if current else "",
+            }
+        )
+    return headers
+
+
 async def games_list_view(datasette: Any, request: Any) -> Response:
-    db, name = await _archive(datasette, request, ("games",))
+    """``/DB/-/games``: a page of the games the filters choose, sorted, with their counts."""
+    db, name = await checked_archive(datasette, request, ("games",))
     source = await list_source(db)
     filters = read_filters(request.args)
     clause, params = where(filters)
@@ -291,40 +317,15 @@ async def games_list_view(datasette: Any, request: Any) -> Response:
         game["thumb"] = (
             f"{prefix}{game['final_key']}.svg?width={THUMB_WIDTH}" if game["final_key"] else None
         )
-    counts: dict[str, list[dict[str, Any]]] = {}
-    if with_counts:
-        for column, tallied in tally(groups, filters).items():
-            counts[column] = [
-                {
-                    "value": value,
-                    "n": n,
-                    "url": games_list_url(
-                        datasette, name, filters.params(**{column: value, "page": None})
-                    ),
-                    "chosen": value == getattr(filters, column),
-                }
-                for value, n in tallied
-            ]
+    counts = _counts(datasette, name, groups, filters) if with_counts else {}
     here = filters.params()
 
     def link(**changes: Any) -> str:
         return games_list_url(datasette, name, filters.params(**changes))
 
-    headers = []
-    for column in ("date", "event", "white", "black", "result", "rules", "plies", "status"):
-        current = filters.sort.lstrip("-") == column
-        descending = filters.sort.startswith("-")
-        # a second click on the sorted column turns the order round
-        target = (column if descending else f"-{column}") if current else column
-        headers.append(
-            {
-                "column": column,
-                "url": link(sort=target, page=None),
-                "arrow": ("▼" if descending else "▲") if current else "",
-            }
-        )
+    headers = _headers(link, filters.sort)
     context = {
-        "metadata": _footer(datasette, name),
+        "metadata": footer_metadata(datasette, name),
         "database": name,
         "filters": filters,
         "here": here,

@@ -16,7 +16,7 @@ from datasette.utils.asgi import NotFound, Request, Response
 from .games_list import THUMB_WIDTH, kept_rows, list_source
 from .metadata import DEFAULT_TITLE
 from .names import spell_players
-from .pages import _archive, _footer
+from .shared import checked_archive, footer_metadata
 from .urls import (
     board_prefix,
     event_url,
@@ -85,7 +85,9 @@ async def home_view(datasette: Any, request: Any) -> Response:
 
 
 async def archive_home_view(datasette: Any, request: Any) -> Response:
-    db, name = await _archive(datasette, request, ("games",))
+    """An archive's home: its games counted by status, rules and decade, the players, events
+    and sources with most games, the games and imports added last."""
+    db, name = await checked_archive(datasette, request, ("games",))
     source = await list_source(db)
 
     def games(**params: Any) -> str:
@@ -127,54 +129,10 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
     players = await _top(db, source, "player", "players")
     events = await _top(db, source, "event_id", "events")
     sources = await _top(db, source, "source_id", "sources")
-    recent = [
-        dict(row)
-        for row in (
-            await db.execute(
-                f"select id, date, event, white, white_id, black, black_id, result, rules, "
-                f"plies, status, final_key from {source} order by rowid desc "
-                f"limit {RECENT_GAMES}"
-            )
-        ).rows
-    ]
-    await spell_players(db, recent)
-    prefix = board_prefix(datasette)
-    for game in recent:
-        game["url"] = game_url(datasette, name, game["id"])
-        game["thumb"] = (
-            f"{prefix}{game['final_key']}.svg?width={THUMB_WIDTH}" if game["final_key"] else None
-        )
-        for side in ("white", "black"):
-            ident = game[f"{side}_id"]
-            game[f"{side}_url"] = player_url(datasette, name, ident) if ident else None
-    imports = [
-        dict(row)
-        for row in (
-            await db.execute(
-                "select id, path, started, finished, games, valid, invalid, unreadable, "
-                f"new_games, status, error from imports order by id desc limit {RECENT_IMPORTS}"
-            )
-        ).rows
-    ]
-    for item in imports:
-        item["url"] = games(**{"import": item["id"]})
-        item["problems_url"] = games(**{"import": item["id"], "status": "invalid"})
-        item["unreadable_url"] = games(**{"import": item["id"], "status": "unreadable"})
-        item["errors"] = []
-        if (item["invalid"] or 0) + (item["unreadable"] or 0):
-            item["errors"] = [
-                {**dict(row), "url": game_url(datasette, name, row["id"])}
-                for row in (
-                    await db.execute(
-                        "select id, line, error from games where import_id = ? "
-                        "and status != 'valid' order by game_index "
-                        f"limit {IMPORT_ERRORS}",
-                        [item["id"]],
-                    )
-                ).rows
-            ]
+    recent = await _recent_games(datasette, db, name, source)
+    imports = await _recent_imports(datasette, db, name)
     context = {
-        "metadata": _footer(datasette, name),
+        "metadata": footer_metadata(datasette, name),
         "title": _title(datasette.metadata("title", database=name), rulesets),
         "database": name,
         "total": total,
@@ -213,3 +171,63 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
     return Response.html(
         await datasette.render_template("jacquet/home.html", context, request=request)
     )
+
+
+async def _recent_games(datasette: Any, db: Any, name: str, source: str) -> list[dict[str, Any]]:
+    """The games imported last, each with its thumbnail and its players' links."""
+    recent = [
+        dict(row)
+        for row in (
+            await db.execute(
+                f"select id, date, event, white, white_id, black, black_id, result, rules, "
+                f"plies, status, final_key from {source} order by rowid desc "
+                f"limit {RECENT_GAMES}"
+            )
+        ).rows
+    ]
+    await spell_players(db, recent)
+    prefix = board_prefix(datasette)
+    for game in recent:
+        game["url"] = game_url(datasette, name, game["id"])
+        game["thumb"] = (
+            f"{prefix}{game['final_key']}.svg?width={THUMB_WIDTH}" if game["final_key"] else None
+        )
+        for side in ("white", "black"):
+            ident = game[f"{side}_id"]
+            game[f"{side}_url"] = player_url(datasette, name, ident) if ident else None
+    return recent
+
+
+async def _recent_imports(datasette: Any, db: Any, name: str) -> list[dict[str, Any]]:
+    """The last imports, each with links to its games and the first of its errors."""
+
+    def games(**params: Any) -> str:
+        return games_list_url(datasette, name, params)
+
+    imports = [
+        dict(row)
+        for row in (
+            await db.execute(
+                "select id, path, started, finished, games, valid, invalid, unreadable, "
+                f"new_games, status, error from imports order by id desc limit {RECENT_IMPORTS}"
+            )
+        ).rows
+    ]
+    for item in imports:
+        item["url"] = games(**{"import": item["id"]})
+        item["problems_url"] = games(**{"import": item["id"], "status": "invalid"})
+        item["unreadable_url"] = games(**{"import": item["id"], "status": "unreadable"})
+        item["errors"] = []
+        if (item["invalid"] or 0) + (item["unreadable"] or 0):
+            item["errors"] = [
+                {**dict(row), "url": game_url(datasette, name, row["id"])}
+                for row in (
+                    await db.execute(
+                        "select id, line, error from games where import_id = ? "
+                        "and status != 'valid' order by game_index "
+                        f"limit {IMPORT_ERRORS}",
+                        [item["id"]],
+                    )
+                ).rows
+            ]
+    return imports

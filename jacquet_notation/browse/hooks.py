@@ -20,12 +20,14 @@ from ..wording import plural
 from .collections import event_view, source_view
 from .desk import CHECK_PATH, DESK_PATH, check_view, desk_view
 from .drawing import CELL_WIDTH, diagram, is_key
+from .game_page import game_view
 from .games_list import games_list_view
 from .home import archive_home_view, home_view
 from .json_cells import JSON_COLUMNS, json_cell
 from .limits import VALUE_LIMIT, RowBudget, authorize
 from .matches import match_view
-from .pages import board_view, game_view, player_view, position_view
+from .player_page import player_view
+from .position_page import board_view, position_view
 from .reopening import reopen_when_replaced
 from .urls import (
     BOARD_PATH,

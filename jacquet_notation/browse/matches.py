@@ -18,6 +18,7 @@ from ..board_terms import Side, side_name
 from ..match import ENDINGS, Outcome, cube_after_each, ending_text, is_crawford_game
 from ..numerals import ascii_int
 from .names import spell_players
+from .shared import checked_archive, footer_metadata, one_row, url_row_id
 from .urls import game_url, match_url, optional_url, player_url, table_url
 
 
@@ -58,7 +59,7 @@ def final_cube(turns: list[dict[str, Any]]) -> int:
     return after[-1][0] if after else 1
 
 
-async def _rows(db: Any, sql: str, params: Any = None) -> list[dict[str, Any]]:
+async def query_rows(db: Any, sql: str, params: Any = None) -> list[dict[str, Any]]:
     result = await db.execute(sql, params or [])
     return [dict(row) for row in result.rows]
 
@@ -88,7 +89,7 @@ async def match_games(db: Any, match: dict[str, Any]) -> list[dict[str, Any]]:
     marks = ", ".join("?" * len(ids))
     found = {
         row["id"]: row
-        for row in await _rows(
+        for row in await query_rows(
             db,
             "select id, game_index, tags, result, winner, points, ending, status, error "
             f"from games where id in ({marks})",
@@ -96,7 +97,7 @@ async def match_games(db: Any, match: dict[str, Any]) -> list[dict[str, Any]]:
         )
     }
     cubes: dict[str, list[dict[str, Any]]] = {}
-    for row in await _rows(
+    for row in await query_rows(
         db,
         f"select game_id, side, cube from turns where game_id in ({marks}) and cube is not null "
         "order by game_id, ply",
@@ -135,18 +136,16 @@ def _final(match: dict[str, Any]) -> str:
 async def match_view(datasette: Any, request: Any) -> Response:
     """A match: its players and length, each game's score before it, the Crawford game, how
     each game ended (linked to its page), the final score and the match's errors at their game."""
-    from .pages import _archive, _footer, _one_row, _row_id
-
-    db, name = await _archive(datasette, request, ("games", "matches"))
-    match_id = _row_id(request.url_vars["match_id"], name, "match")
-    match = await _one_row(db, "select * from matches where id = ?", match_id, "match", name)
+    db, name = await checked_archive(datasette, request, ("games", "matches"))
+    match_id = url_row_id(request.url_vars["match_id"], name, "match")
+    match = await one_row(db, "select * from matches where id = ?", match_id, "match", name)
     await spell_players(db, [match])
     games = await match_games(db, match)
     for game in games:
         game["url"] = game_url(datasette, name, game["id"])
     placed = {e.get("game") for game in games for e in game["match_errors"]}
     context = {
-        "metadata": _footer(datasette, name),
+        "metadata": footer_metadata(datasette, name),
         "database": name,
         "match": match,
         "games": games,
@@ -165,7 +164,7 @@ async def game_in_match(datasette: Any, db: Any, name: str, game_id: str) -> dic
     """The game page's match state: the match's URL, length, the score before this game and
     whether it is the Crawford game; None for a game of no match (or an archive without one)."""
     try:
-        found = await _rows(
+        found = await query_rows(
             db,
             "select matches.* from matches, json_each(matches.games) "
             "where json_each.value = ? limit 1",

@@ -2,8 +2,8 @@
 
 :func:`build_datasette` gives what plain ``datasette DB`` lacks (the metadata, the settings, a
 safe database name); :func:`prepare` and :func:`run` start it the way Datasette's own ``serve``
-does, in one process or several (each built again by :func:`worker_app`), taking connections as
-:mod:`.accept` says.
+does, in one process or several (each built again by :func:`worker_app` and serving its own
+socket on the port, :func:`bind`).
 """
 
 from __future__ import annotations
@@ -190,22 +190,36 @@ def prepare(db: str, time_limit_ms: int | None = None) -> Any:
     return datasette
 
 
-def bind(host: str, port: int) -> socket.socket:
-    """The listening socket of ``jacquet serve``, bound and listening before anything is
-    imported, migrated or announced: a port already taken is then an ``OSError`` here, while
-    nothing has been claimed or written (uvicorn binding it itself would log the error after
-    "serving on" was printed, and exit 3). Options as uvicorn's own binding sets them."""
+def bind(host: str, port: int, workers: int = 1) -> list[socket.socket]:
+    """The listening sockets of ``jacquet serve``, one per server process, bound and listening
+    before anything is imported, migrated or announced: a port already taken is then an
+    ``OSError`` here, while nothing has been claimed or written (uvicorn binding it itself
+    would log the error after "serving on" was printed, and exit 3).
+
+    Made with TCP's protocol number, so that asyncio turns Nagle's algorithm off on every
+    connection it accepts (it does only for such sockets; a page written in several pieces
+    otherwise waited for the client's delayed acknowledgement, about 40 ms a page). For several
+    processes each has its own socket on the one port (``SO_REUSEPORT``): the kernel shares
+    the new connections out among them, where processes waiting on one socket left it to
+    whichever woke first.
+    """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sockets: list[socket.socket] = []
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        sock.listen(2048)  # uvicorn's default backlog; asyncio listens again, harmlessly
+        for _ in range(workers):
+            sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if workers > 1:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            # the first may be given port 0 (any free port): the others take the one it got
+            sock.bind((host, sockets[0].getsockname()[1] if len(sockets) > 1 else port))
+            sock.listen(2048)  # uvicorn's default backlog; asyncio listens again, harmlessly
     except OSError:
-        sock.close()
+        for sock in sockets:
+            sock.close()
         raise
-    sock.set_inheritable(True)  # for the server processes, when there are several
-    return sock
+    return sockets
 
 
 def serving_counts(db: str | os.PathLike[str]) -> dict[str, int] | None:
@@ -222,26 +236,21 @@ def run(
     db: str,
     *,
     time_limit_ms: int | None,
-    sock: socket.socket,
-    workers: int,
+    sockets: list[socket.socket],
 ) -> None:
     """Serve ``datasette`` (from :func:`prepare`) under uvicorn until stopped.
 
     Datasette renders pages in Python on one thread, so one process uses one core; with more
-    workers, uvicorn starts that many processes sharing the port, each a read-only reader of
-    the archive's write-ahead log (an import may write meanwhile), each building its own
-    Datasette for ``db`` (:func:`worker_app`). ``sock`` is the socket :func:`bind` bound.
+    sockets (:func:`bind`, one per worker), that many server processes each serve one, each a
+    read-only reader of the archive's write-ahead log (an import may write meanwhile), each
+    building its own Datasette for ``db`` (:func:`worker_app`).
     """
     import uvicorn
-    from uvicorn.supervisors import Multiprocess
 
-    from .accept import LOOP, PROTOCOL
-
-    server: dict[str, Any] = {"http": PROTOCOL, "log_level": "warning", "lifespan": "on"}
-    if workers == 1:
-        config = uvicorn.Config(FrozenAfterFirstRequest(datasette.app()), **server)
+    if len(sockets) == 1:
+        config = uvicorn.Config(FrozenAfterFirstRequest(datasette.app()), **_SERVER)
         with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run: Ctrl-C ends quietly
-            uvicorn.Server(config).run(sockets=[sock])
+            uvicorn.Server(config).run(sockets=sockets)
         return
     # one signing secret for every process: a CSRF token is then good whichever process
     # answers the page and whichever the POST (the transcriber's desk, browse/desk.py)
@@ -253,8 +262,45 @@ def run(
             "secret": secrets.token_hex(32),
         }
     )
-    config = uvicorn.Config(
-        f"{__name__}:worker_app", factory=True, workers=workers, loop=LOOP, **server
-    )
+    supervise(sockets)
+
+
+#: how uvicorn serves in every process of ``jacquet serve``
+_SERVER: dict[str, Any] = {"log_level": "warning", "lifespan": "on"}
+
+
+def serve_worker(sock: socket.socket) -> None:
+    """One server process: uvicorn serving :func:`worker_app` on its own socket."""
+    import uvicorn
+
+    config = uvicorn.Config(f"{__name__}:worker_app", factory=True, **_SERVER)
     with contextlib.suppress(KeyboardInterrupt):
-        Multiprocess(config, sockets=[sock]).run()
+        uvicorn.Server(config).run(sockets=[sock])
+
+
+def supervise(sockets: list[socket.socket]) -> None:
+    """A server process for each socket, started afresh (spawned, as uvicorn starts its own)
+    when one ends, until this process is asked to stop (SIGINT, SIGTERM): then each is asked
+    to stop, and waited for."""
+    import multiprocessing
+    import multiprocessing.connection
+    import signal
+    import threading
+
+    spawn = multiprocessing.get_context("spawn")
+    stopping = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stopping.set())
+    processes = [spawn.Process(target=serve_worker, args=(sock,)) for sock in sockets]
+    for process in processes:
+        process.start()
+    while not stopping.is_set():
+        multiprocessing.connection.wait([p.sentinel for p in processes], timeout=0.5)
+        for index, process in enumerate(processes):
+            if not stopping.is_set() and process.exitcode is not None:
+                processes[index] = spawn.Process(target=serve_worker, args=(sockets[index],))
+                processes[index].start()
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()

@@ -143,10 +143,12 @@ def serve(
             raise CleanError(f"{path}: not a SQLite file, so not an archive to serve")
     from ..browse import server
 
-    sock = None
+    if workers is None:
+        workers = min(os.cpu_count() or 1, 4)
+    sockets = None
     if not metadata_json:
         try:
-            sock = server.bind(host, port)
+            sockets = server.bind(host, port, workers)
         except OSError as error:
             raise CleanError(f"{host}:{port}: {error.strerror or error}") from error
     if archives:
@@ -164,7 +166,7 @@ def serve(
 
         click.echo(json.dumps(archive_metadata(database_name(db)), indent=2, ensure_ascii=False))
         return
-    assert sock is not None
+    assert sockets is not None
     with domain_errors():
         try:
             server.table_counts(
@@ -172,8 +174,6 @@ def serve(
             )  # reads every table once: a truncated or damaged file fails here
         except sqlite3.DatabaseError as error:
             raise CleanError(f"{db}: {error}") from error
-    if workers is None:
-        workers = min(os.cpu_count() or 1, 4)
     try:
         datasette = server.prepare(db, time_limit_ms)
     except click.UsageError as error:
@@ -184,4 +184,4 @@ def serve(
         err=True,
     )
     sys.stderr.flush()
-    server.run(datasette, db, time_limit_ms=time_limit_ms, sock=sock, workers=workers)
+    server.run(datasette, db, time_limit_ms=time_limit_ms, sockets=sockets)
