@@ -10,6 +10,18 @@ errors, the XML's ``<error kind>``): said here once, every exporter says the sam
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypedDict, Unpack
+
+
+class Where(TypedDict, total=False):
+    """Where in a text an error was found: the keywords every error of the family takes."""
+
+    file: str | None
+    game: int | None
+    line: int | None
+    column: int | None
+
 
 class JacquetError(ValueError):
     """Base of every error the project raises on bad input."""
@@ -94,12 +106,31 @@ class AmbiguousPlayError(IllegalPlayError):
     """
 
 
-class MatchError(JacquetError):
+class KindedError(JacquetError):
+    """An error whose kind is said per error rather than by its class: the match's and the
+    replay's checks each find several kinds of mistake, one class apiece would say nothing more.
+    """
+
+    def __init__(self, kind: str, message: str, **where: Unpack[Where]) -> None:
+        super().__init__(message, **where)
+        self.kind = kind
+
+
+class MatchError(KindedError):
     """A match that breaks its own rules: the cube, a game's points, the scores from game to game,
     the Crawford game, or a game after the match was won (docs/rules.md, "Matches").
 
     ``kind`` is one word per broken rule (``cube``, ``points``, ``score``, ``crawford``,
-    ``match-over``), set per error as ``ReplayError`` does.
+    ``match-over``).
+    """
+
+
+class ReplayError(KindedError):
+    """An error found while replaying a record: an illegal play, a wrong result, a wrong side.
+
+    ``kind`` names the error for machines and for the corpus of broken records; ``ply`` is the
+    play's index in its line, ``suggestions`` lists the legal plays closest to what was written,
+    and ``slip`` names a common transcription slip when one explains the play.
     """
 
     def __init__(
@@ -107,13 +138,15 @@ class MatchError(JacquetError):
         kind: str,
         message: str,
         *,
-        file: str | None = None,
-        game: int | None = None,
-        line: int | None = None,
-        column: int | None = None,
+        ply: int | None = None,
+        suggestions: Sequence[str] = (),
+        slip: str | None = None,
+        **where: Unpack[Where],
     ) -> None:
-        super().__init__(message, file=file, game=game, line=line, column=column)
-        self.kind = kind
+        super().__init__(kind, message, **where)
+        self.ply = ply
+        self.suggestions = tuple(suggestions)
+        self.slip = slip
 
 
 class NotationError(JacquetError):

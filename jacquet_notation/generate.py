@@ -7,39 +7,12 @@ the notation's world, so that they can be written in canonical notation and read
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
-from .engine import Play, Step
-from .record import GameRecord, Move, WrittenPlay
+from .record import GameRecord, WrittenPlay
+from .replay import written_play
 from .rules import Rules
 from .selfplay import Bot, SelfPlayGame, play_game
-
-
-def written_play(side: str, turn: int, dice: tuple[int, int], play: Play) -> WrittenPlay:
-    """The play as a transcriber would write it: one move a die, repeated steps counted.
-
-    A whole Versailles turn writes the opponent's share after the mover's moves, in the
-    opponent's numbering, as the engine gives it (docs/notation.md).
-    """
-    high, low = max(dice), min(dice)
-    return WrittenPlay(
-        side=side,  # type: ignore[arg-type]
-        turn=turn,
-        dice=(high, low),
-        moves=_moves(play.steps),
-        opponent_moves=_moves(play.opponent_steps) if play.opponent_steps else (),
-    )
-
-
-def _moves(steps: Iterable[Step]) -> tuple[Move, ...]:
-    moves: list[Move] = []
-    for step in steps:
-        if moves and (moves[-1].start, moves[-1].end) == (step.start, step.end):
-            last = moves[-1]
-            moves[-1] = Move(last.start, last.end, last.count + 1, last.hit or step.hit)
-        else:
-            moves.append(Move(step.start, step.end, 1, step.hit))
-    return tuple(moves)
 
 
 def game_record(game: SelfPlayGame, number: int, seed: int, bot: str) -> GameRecord:

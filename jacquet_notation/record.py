@@ -1,7 +1,7 @@
 """Game records as written: tags, plays and steps, with where each was found in the text.
 
 This layer knows no rule of the game. A :class:`Move` is one ``a/b`` as a transcriber wrote it,
-which the replay (``replay.py``) later checks against the dice and the position. Spans, the
+which the replay (``replay/``) later checks against the dice and the position. Spans, the
 original text, the file and the index are kept so that any later error can point at the text;
 they take no part in equality, so that a record parsed from its canonical form equals the record
 it was written from.

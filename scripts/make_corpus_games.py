@@ -16,8 +16,9 @@ import sys
 from pathlib import Path
 
 from jacquet_notation.engine import legal_plays
-from jacquet_notation.generate import game_record, written_play
+from jacquet_notation.generate import game_record
 from jacquet_notation.notation import write_game
+from jacquet_notation.replay import written_play
 from jacquet_notation.rules import RULESET_NAMES, Rules
 from jacquet_notation.selfplay import play_game
 

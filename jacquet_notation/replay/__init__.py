@@ -1,0 +1,29 @@
+"""Replay a game record with the rules engine: positions, resolved plays, errors and the result.
+
+The one package that knows both the text (records) and the rules (engine), one concern a module
+(docs/architecture.md): ``game`` (the replayed game as data, the checks' context), ``tags``
+(tags to rules, the result read and checked), ``dice`` (a roll left out inferred), ``bare`` (a
+roll written alone), ``diagnosis`` (an illegal play's suggestions and slip), ``written`` (plays
+written as records: self-play's, the suggestions', ``fmt``'s inferred dice) and ``walk`` (the
+line walk and the lead). Callers import the names below from the package.
+"""
+
+from ..errors import ReplayError
+from .diagnosis import closest_plays
+from .game import ReplayedGame, ReplayedPly
+from .tags import parse_result, rules_for
+from .walk import replay
+from .written import inferred_text, with_inferred_dice, written_play
+
+__all__ = [
+    "ReplayError",
+    "ReplayedGame",
+    "ReplayedPly",
+    "closest_plays",
+    "inferred_text",
+    "parse_result",
+    "replay",
+    "rules_for",
+    "with_inferred_dice",
+    "written_play",
+]
