@@ -22,7 +22,8 @@ import pytest
 from helpers import corpus_archive, serving
 
 from jacquet_notation.browse import desk
-from jacquet_notation.browse.desk import MAX_BODY, check_text, setup_position
+from jacquet_notation.browse.board_setup import setup_position
+from jacquet_notation.browse.desk import MAX_BODY, check_text
 from jacquet_notation.browse.server import build_datasette
 from jacquet_notation.budget import OutOfTime, time_budget
 from jacquet_notation.engine import ROLLS, legal_plays

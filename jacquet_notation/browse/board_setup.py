@@ -12,11 +12,8 @@ from typing import Any
 from ..board_terms import Side
 from ..errors import JacquetError, PositionError
 from ..numerals import ascii_int
-from ..position import Position
+from ..position import MEN, Position
 from ..rules import RULESET_NAMES, Rules
-
-#: men a side has
-MEN = 15
 
 
 class Refused(Exception):

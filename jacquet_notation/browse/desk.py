@@ -36,7 +36,7 @@ from ..engine import legal_plays
 from ..errors import JacquetError
 from ..notation import parse_games
 from ..numerals import ascii_int
-from ..position import MEN, Position
+from ..position import Position
 from ..record import GameRecord, Span
 from ..replay import ReplayedGame, ReplayedPly, replay
 from ..reporting import error_detail
