@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import functools
 import itertools
 import re
 from collections.abc import Iterable, Iterator
@@ -29,7 +30,10 @@ def _ends_with_result(code: str) -> bool:
 
 #: what begins a line that carries on a play: a step (its first point, hit mark and slash), a
 #: pass (a word: "pass" not run into letters, "--" however), or the colon of dice
-_CONTINUES = re.compile(rf"\s*(?:{terminal('_POINT')}\*?/|{terminal('_PASS_WORD')}(?!(?<=\w)\w)|:)")
+@functools.cache
+def _continues() -> re.Pattern[str]:
+    # built on first use: the grammar is compiled then, not when the package is imported
+    return re.compile(rf"\s*(?:{terminal('_POINT')}\*?/|{terminal('_PASS_WORD')}(?!(?<=\w)\w)|:)")
 
 
 def _code(line: str, start: int) -> tuple[str, bool]:
@@ -96,7 +100,7 @@ def _games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
             continue
         if ended:
             ended = False
-            if not _CONTINUES.match(line):
+            if not _continues().match(line):
                 yield first, chunk
                 chunk, moves, names = [], False, set()
         tag = _TAG_LINE.match(line) if "[" in line else None

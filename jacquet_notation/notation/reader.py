@@ -11,20 +11,20 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from ..errors import NotationError
 from ..record import BAR, UNKNOWN_ROLL, Action, GameRecord, Move, Side, Span, WrittenPlay
-from .grammar import _Variation, parser, slips
+from .grammar import Variation, parse, slips
 from .words import (
-    _DICE,
-    _PIECE,
-    _STEP_SHAPES,
-    _new_play,
-    _new_tuple,
-    _number,
-    _point,
-    _step_shape,
+    DICE_WORDS,
+    STEP_SHAPES,
     dice_numbers,
+    new_play,
+    new_tuple,
+    read_number,
+    read_point,
     remember_dice,
     spaced_turn_number,
+    step_shape,
     turn_number_digits,
+    word_patterns,
 )
 
 #: what each terminal of the grammar is, in a transcriber's words, for "expected ..." messages
@@ -42,10 +42,10 @@ _WORDS = {
 }
 _WORD_ORDER = list(_WORDS)
 
-_TAG = re.compile(
+TAG_PATTERN = re.compile(
     r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"([^"\\\r\n]*(?:\\[^\r\n][^"\\\r\n]*)*+)"[ \t]*'
 )
-_UNESCAPE = re.compile(r'\\(["\\])')
+UNESCAPE = re.compile(r'\\(["\\])')
 _DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9][0-9]|\?\?)\.([0-9][0-9]|\?\?)\Z")
 #: a match's numbers have at most 9 digits, as in match files: a longer one is no game's
 _SCORE = re.compile(r"[0-9]{1,9}-[0-9]{1,9}\Z")
@@ -58,7 +58,7 @@ _WORD_BREAK = frozenset(" \t\n\r\f\v(){};!?$[]")
 _REST_OF_LINE = re.compile(r"[^\n]{1,30}")
 
 
-class _Numbering:
+class Numbering:
     """Whose play comes next, and in which turn: plays alternate, turn numbers are checked."""
 
     __slots__ = ("free", "pending", "side", "turn")
@@ -78,7 +78,7 @@ class _Numbering:
         return [f"{self.turn}...", f"{self.turn + 1}.", f"{self.turn + 1}..."]
 
 
-class _GameReader:
+class GameReader:
     """Builds one record from the parser's flat list of tokens, collecting every error."""
 
     def __init__(self, text: str, first_line: int, file: str | None, index: int) -> None:
@@ -165,7 +165,7 @@ class _GameReader:
                 if isinstance(exc, UnexpectedCharacters):
                     return slip.expected
                 continue
-            label = exc.match_examples(parser().parse, {slip.name: slip.examples})
+            label = exc.match_examples(parse, {slip.name: slip.examples})
             if label is not None:
                 return slip.expected
         return None
@@ -176,7 +176,7 @@ class _GameReader:
     def where(token: Token, offset: int) -> tuple[int, int]:
         """Chunk line and column of the character ``offset`` characters into a token."""
         text = str(token)
-        line, column = _at(token)
+        line, column = token_at(token)
         newline = text.rfind("\n", 0, offset)
         if newline < 0:
             return line, column + offset
@@ -189,7 +189,7 @@ class _GameReader:
 
     # -- building ------------------------------------------------------------------------------
 
-    def build(self, items: list[Any], numbering: _Numbering | None = None) -> GameRecord:
+    def build(self, items: list[Any], numbering: Numbering | None = None) -> GameRecord:
         """The record of the parser's items; ``numbering``: where a resumed stretch starts."""
         record = GameRecord(file=self.file, index=self.index, text=self.text)
         position = 0
@@ -207,7 +207,7 @@ class _GameReader:
         # when its tags say so (docs/notation.md, "Set positions", "Plays without dice").
         self.dice_omitted = record.dice_omitted
         if numbering is None and record.starts_elsewhere:
-            numbering = _Numbering(1, "white")
+            numbering = Numbering(1, "white")
             numbering.free = True
         result_at = next(
             (i for i, it in enumerate(rest) if isinstance(it, Token) and it.type == "RESULT"),
@@ -215,7 +215,7 @@ class _GameReader:
         )
         plays: list[WrittenPlay] = []
         closing = str(rest[result_at]).strip() if result_at < len(rest) else _WORDS["$END"]
-        numbering = numbering or _Numbering(1, "white")
+        numbering = numbering or Numbering(1, "white")
         record.comments.extend(self.line(rest[:result_at], numbering, plays, False, closing))
         if result_at < len(rest):
             self.result(record, rest[result_at])
@@ -235,11 +235,11 @@ class _GameReader:
         text: str = token  # not str(token), a copy of tags that may be megabytes long
         # The line of each tag and the offset its line begins at, followed from tag to tag (a
         # tag is on one line, its closing "]" at match.end()).
-        line, column = _at(token)
+        line, column = token_at(token)
         line += self.offset
         line_begin = 1 - column
         scanned = 0
-        for match in _TAG.finditer(text):
+        for match in TAG_PATTERN.finditer(text):
             start = match.start()
             newlines = text.count("\n", scanned, start)
             if newlines:
@@ -248,14 +248,14 @@ class _GameReader:
             scanned = start
             name, value = match.group(1), match.group(2)
             if "\\" in value:
-                value = _UNESCAPE.sub(r"\1", value)
+                value = UNESCAPE.sub(r"\1", value)
             if name in record.tags:
                 where = self.where(token, start)
                 self.error(f"one [{name}] tag per game", f"a second [{name}]", *where)
                 continue
             record.tags[name] = value
             first, last = start - line_begin + 1, match.end() - line_begin + 1
-            record.tag_spans[name] = _new_tuple(Span, (line, first, line, last))
+            record.tag_spans[name] = new_tuple(Span, (line, first, line, last))
             check = _TAG_CHECKS.get(name)
             if check is not None and not check[0].match(value):
                 self.error(check[1], f'"{value}"', *self.where(token, match.start(2) - 1))
@@ -264,12 +264,12 @@ class _GameReader:
         record.result = str(token).strip()
         written = record.tags.get("Result")
         if written is not None and _RESULT.match(written) and written != record.result:
-            self.error(f"the result of the Result tag, {written}", record.result, *_at(token))
+            self.error(f"the result of the Result tag, {written}", record.result, *token_at(token))
 
     def line(
         self,
         items: list[Any],
-        numbering: _Numbering,
+        numbering: Numbering,
         plays: list[WrittenPlay],
         in_variation: bool,
         closing: str,
@@ -305,9 +305,9 @@ class _GameReader:
                         after = "annotation"
                         continue
                     if after:
-                        self.error("the annotation right after the play", text, *_at(item))
+                        self.error("the annotation right after the play", text, *token_at(item))
                     else:
-                        self.error("a play before the annotation", text, *_at(item))
+                        self.error("a play before the annotation", text, *token_at(item))
                         numbering.pending = None  # that error says it
                 elif kind == "NAG":
                     if not after:
@@ -327,42 +327,42 @@ class _GameReader:
                 self.lone_turn_number(numbering, closing)
         return leading
 
-    def lone_turn_number(self, numbering: _Numbering, found: str) -> None:
+    def lone_turn_number(self, numbering: Numbering, found: str) -> None:
         """Report a turn number that no play followed: nothing written may vanish silently."""
         assert numbering.pending is not None
         token, at = numbering.pending
         numbering.pending = None
-        piece = _PIECE.match(str(token), at)
+        piece = word_patterns().piece.match(str(token), at)
         written = piece.group() if piece is not None else str(token)[at:].split()[0]
         self.error(f"a play after the turn number {written}", found, *self.where(token, at))
 
     def nag(self, token: Token, plays: list[WrittenPlay] | None) -> None:
         text = str(token).strip()
         if plays is None:
-            self.error("a play before the glyph", text, *_at(token))
+            self.error("a play before the glyph", text, *token_at(token))
             return
-        value = _number(text[1:])
+        value = read_number(text[1:])
         if value > 255:
-            self.error("a glyph from $0 to $255", text, *_at(token))
+            self.error("a glyph from $0 to $255", text, *token_at(token))
         plays[-1] = replace(plays[-1], nags=(*plays[-1].nags, value))
 
-    def variation(self, variation: _Variation, plays: list[WrittenPlay]) -> None:
+    def variation(self, variation: Variation, plays: list[WrittenPlay]) -> None:
         if not plays:
-            self.error("a play before the variation", "(", *_at(variation.opening))
+            self.error("a play before the variation", "(", *token_at(variation.opening))
             return
         replaced = plays[-1]
         alternative: list[WrittenPlay] = []
-        numbering = _Numbering(replaced.turn, replaced.side)
+        numbering = Numbering(replaced.turn, replaced.side)
         leading = self.line(variation.items, numbering, alternative, True, ")")
         if not alternative:
-            self.error("a play in the variation", ")", *_at(variation.closing))
+            self.error("a play in the variation", ")", *token_at(variation.closing))
             return
         if leading:
             alternative[0] = replace(alternative[0], comments_before=tuple(leading))
         plays[-1] = replace(replaced, variations=(*replaced.variations, tuple(alternative)))
 
     def plays(
-        self, token: Token, numbering: _Numbering, plays: list[WrittenPlay], in_variation: bool
+        self, token: Token, numbering: Numbering, plays: list[WrittenPlay], in_variation: bool
     ) -> bool:
         """Read the turn numbers and plays of one token; True if its last word ended a play.
 
@@ -370,13 +370,15 @@ class _GameReader:
         annotation or variation. It is split into lines, then words; the common words (dice such
         as ``6-5:``, steps such as ``24/18``, the expected turn number such as ``12.`` or
         ``12...``) are read with a dictionary look-up or one comparison, anything else by
-        ``_PIECE`` and the general code below. The open play and the numbering are kept in local
-        variables rather than objects, which this loop would otherwise build for every play.
+        the piece pattern (``word_patterns().piece``) and the general code below. The open play
+        and the numbering are kept in local variables rather than objects, which this loop would
+        otherwise build for every play.
         """
         text = str(token)
-        # "12. ..." (Black's number written apart) is two words that only _PIECE reads as one.
+        # "12. ..." (Black's number written apart): two words that only the piece pattern reads
+        # as one.
         spaced_marks = "..." in text and spaced_turn_number(text)
-        line, left = _at(token)  # the column of offset ``at`` on the current line is at + left
+        line, left = token_at(token)  # the column of offset ``at`` on the current line is at + left
         line += self.offset - 1  # the loop below adds one at every line, the first included
         # The open play: its moves (None when no play is open), side, turn, dice and start.
         moves: list[Move] | None = None
@@ -398,7 +400,8 @@ class _GameReader:
         # The last turn number no play has followed yet: its token and offset (-1: none).
         pending_token, pending = numbering.pending or (token, -1)
         # Globals as locals: this loop runs for every word of every play.
-        dice_words, step_shapes, new_tuple, new_play = _DICE, _STEP_SHAPES, _new_tuple, _new_play
+        dice_words, step_shapes, tuple_of, play_of = DICE_WORDS, STEP_SHAPES, new_tuple, new_play
+        piece_of = word_patterns().piece.match
         find = text.find
         for row in text.split("\n"):
             line += 1
@@ -414,15 +417,15 @@ class _GameReader:
                 if rolled is None and moves is not None and word[-1] != ".":
                     shape = step_shapes.get(word)
                     if shape is None:
-                        shape = _step_shape(word)
+                        shape = step_shape(word)
                     if shape:
                         column = at + left
                         for start, stop, repeat, hit, first, last in shape:
-                            span = new_tuple(Span, (line, column + first, line, column + last))
-                            moves.append(new_tuple(Move, (start, stop, repeat, hit, span)))
+                            span = tuple_of(Span, (line, column + first, line, column + last))
+                            moves.append(tuple_of(Move, (start, stop, repeat, hit, span)))
                         end, end_line, end_column = search, line, search - 1 + left
                         continue
-                    piece = _PIECE.match(text, at)
+                    piece = piece_of(text, at)
                     assert piece is not None  # every word matches the catch-all step
                     kind = piece.lastgroup
                     if kind == "share" and shared is None:
@@ -450,14 +453,14 @@ class _GameReader:
                         end, end_line, end_column = consumed, line, consumed - 1 + left
                         continue
                 if moves is not None:
-                    span = new_tuple(Span, (begin_line, begin_column, end_line, end_column))
+                    span = tuple_of(Span, (begin_line, begin_column, end_line, end_column))
                     if shared is None:
                         played = tuple(moves)
-                        plays.append(new_play(side, turn, dice, played, text[begin:end], span))
+                        plays.append(play_of(side, turn, dice, played, text[begin:end], span))
                     else:
                         played = tuple(shared)
                         plays.append(
-                            new_play(side, turn, dice, played, text[begin:end], span, tuple(moves))
+                            play_of(side, turn, dice, played, text[begin:end], span, tuple(moves))
                         )
                         shared = None
                     if unknown:
@@ -491,7 +494,7 @@ class _GameReader:
                         pending_token, pending = token, at
                         next_side = "black"
                         continue
-                piece = _PIECE.match(text, at)
+                piece = piece_of(text, at)
                 assert piece is not None
                 consumed = piece.end()
                 kind = piece.lastgroup
@@ -513,11 +516,11 @@ class _GameReader:
                     next_side = "white"
                     next_turn += 1
                 if kind == "pass":
-                    span = new_tuple(Span, (line, at + left, end_line, end_column))
-                    plays.append(new_play(side, turn, None, (), text[at:end], span))
+                    span = tuple_of(Span, (line, at + left, end_line, end_column))
+                    plays.append(play_of(side, turn, None, (), text[at:end], span))
                     continue
                 if kind == "cube":
-                    span = new_tuple(Span, (line, at + left, end_line, end_column))
+                    span = tuple_of(Span, (line, at + left, end_line, end_column))
                     plays.append(self.cube_action(side, turn, piece.group(), span))
                     continue
                 begin, begin_line, begin_column = at, line, at + left
@@ -533,12 +536,12 @@ class _GameReader:
                     dice = None
                     self.step(token, at, word, moves)
         if moves is not None:
-            span = new_tuple(Span, (begin_line, begin_column, end_line, end_column))
+            span = tuple_of(Span, (begin_line, begin_column, end_line, end_column))
             if shared is None:
-                plays.append(new_play(side, turn, dice, tuple(moves), text[begin:end], span))
+                plays.append(play_of(side, turn, dice, tuple(moves), text[begin:end], span))
             else:
                 played, shares = tuple(shared), tuple(moves)
-                plays.append(new_play(side, turn, dice, played, text[begin:end], span, shares))
+                plays.append(play_of(side, turn, dice, played, text[begin:end], span, shares))
             if unknown:
                 plays[-1] = replace(plays[-1], action="unknown")
         numbering.side, numbering.turn = next_side, next_turn
@@ -550,12 +553,12 @@ class _GameReader:
         """The ply of a cube action as written: ``double 2``, ``take``, ``drop``, ``beaver``."""
         words = written.split()
         action = cast(Action, words[0].lower())
-        value = _number(words[1]) if len(words) > 1 else None
+        value = read_number(words[1]) if len(words) > 1 else None
         text = written.rstrip()
         return WrittenPlay(side, turn, None, action=action, cube=value, text=text, span=span)
 
     def lone_turn_number_at(self, token: Token, at: int, found: str) -> None:
-        numbering = _Numbering(0, "white")
+        numbering = Numbering(0, "white")
         numbering.pending = (token, at)
         self.lone_turn_number(numbering, found)
 
@@ -563,7 +566,7 @@ class _GameReader:
         if piece.group().startswith(UNKNOWN_ROLL):
             return None  # "?-?:": the roll not given, the replay infers it from the steps
         first, second = dice_numbers(piece.group())
-        high, low = _number(first), _number(second)
+        high, low = read_number(first), read_number(second)
         if not (1 <= high <= 6 and 1 <= low <= 6):
             self.slip("dice-range", piece.group().rstrip(": \t"), *self.where(token, piece.start()))
             return (high, low) if high >= low else (low, high)
@@ -573,10 +576,10 @@ class _GameReader:
         return dice
 
     def turn_number(
-        self, token: Token, piece: re.Match[str], numbering: _Numbering, variation_start: bool
+        self, token: Token, piece: re.Match[str], numbering: Numbering, variation_start: bool
     ) -> None:
         digits, black = turn_number_digits(piece.group())
-        number = _number(digits)
+        number = read_number(digits)
         if numbering.free and (numbering.turn, numbering.side) == (1, "white"):
             # nothing played yet: the fragment's first number is whatever it is
             numbering.free = False
@@ -613,7 +616,7 @@ class _GameReader:
         paren = text.find("(")
         if paren >= 0:
             close = text.index(")", paren)
-            count = _number(text[paren + 1 : close])
+            count = read_number(text[paren + 1 : close])
             tail_hit = text.endswith("*")
             body = text[:paren]
             if not 1 <= count <= 15:
@@ -627,7 +630,7 @@ class _GameReader:
         for part in parts:
             hit = part.endswith("*")
             name = part[:-1] if hit else part
-            point = _point(name)
+            point = read_point(name)
             if point > BAR:
                 self.slip("point-range", name, *self.where(token, at))
             points.append(point)
@@ -646,7 +649,7 @@ class _GameReader:
             moves.append(Move(points[k], points[k + 1], count, hits[k + 1], span))
 
 
-def _at(token: Token) -> tuple[int, int]:
+def token_at(token: Token) -> tuple[int, int]:
     # Lark types the position as optional; every token the lexer makes has one.
     return token.line or 0, token.column or 0
 
