@@ -16,7 +16,9 @@ from ..record import GameRecord, Span
 from .decoding import GameChunk, split_games
 from .grammar import Variation, parse, terminal
 from .mat_reader import parse_mat_game, with_text
-from .reader import TAG_PATTERN, UNESCAPE, GameReader, Numbering, token_at
+from .messages import token_at
+from .reader import GameReader, Numbering
+from .tags import TAG_PATTERN, UNESCAPE
 from .words import turn_number_digits, word_patterns
 
 #: the deepest nesting of variations a game may have (a variation in a variation is 2 deep). The
@@ -280,7 +282,7 @@ def _stretch(reader: GameReader, start: int, stop: int) -> tuple[GameReader, str
     lines_before = text.count("\n", 0, start)
     piece = " " * _column_at(text, start) + text[start:stop]
     sub = GameReader(piece, reader.offset + lines_before + 1, reader.file, reader.index)
-    sub._lines = text.split("\n")[lines_before:]  # errors quote the game's own lines
+    sub.lines = text.split("\n")[lines_before:]  # errors quote the game's own lines
     return sub, piece
 
 

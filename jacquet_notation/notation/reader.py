@@ -1,4 +1,8 @@
-"""Build one record from the parser's tokens, collecting every error of the game."""
+"""Build one record from the parser's tokens, collecting every error of the game.
+
+The tags are read by :mod:`.tags`, the errors made by :mod:`.messages`; this module reads the
+plays: turn numbers, dice, steps, passes, cube actions, annotations, glyphs and variations.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,11 @@ from dataclasses import replace
 from typing import Any, cast
 
 from lark import Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from ..errors import NotationError
 from ..record import BAR, UNKNOWN_ROLL, Action, GameRecord, Move, Side, Span, WrittenPlay
-from .grammar import Variation, parse, slips
+from .grammar import Variation
+from .messages import TERMINAL_WORDS, ErrorCollector, token_at
+from .tags import comment_text, read_result, read_tags
 from .words import (
     DICE_WORDS,
     STEP_SHAPES,
@@ -26,36 +30,6 @@ from .words import (
     turn_number_digits,
     word_patterns,
 )
-
-#: what each terminal of the grammar is, in a transcriber's words, for "expected ..." messages
-_WORDS = {
-    "TAG": 'a tag such as [Site "Paris"]',
-    "COMMENT": "a comment",
-    "TURN": "a turn number such as 12.",
-    "PLAY": "a play such as 6-5: 24/18 24/19",
-    "ANNOTATION": "an annotation such as !?",
-    "NAG": "a glyph such as $1",
-    "LPAR": "a variation in ( )",
-    "RPAR": "a ) to close the variation",
-    "RESULT": "a result such as 2-0 or *",
-    "$END": "the end of the game",
-}
-_WORD_ORDER = list(_WORDS)
-
-TAG_PATTERN = re.compile(
-    r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"([^"\\\r\n]*(?:\\[^\r\n][^"\\\r\n]*)*+)"[ \t]*'
-)
-UNESCAPE = re.compile(r'\\(["\\])')
-_DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9][0-9]|\?\?)\.([0-9][0-9]|\?\?)\Z")
-#: a match's numbers have at most 9 digits, as in match files: a longer one is no game's
-_SCORE = re.compile(r"[0-9]{1,9}-[0-9]{1,9}\Z")
-_POSITIVE = re.compile(r"[1-9][0-9]{0,8}\Z")
-_RESULT = re.compile(r"[0-9]{1,9}-[0-9]{1,9}\Z|\*\Z")
-_WORD = re.compile(r"[^\s]{1,30}")
-#: the characters that end a word of a play (the grammar's _END): spaces and the punctuation
-#: that begins or ends a comment, an annotation, a glyph, a variation or a tag
-_WORD_BREAK = frozenset(" \t\n\r\f\v(){};!?$[]")
-_REST_OF_LINE = re.compile(r"[^\n]{1,30}")
 
 
 class Numbering:
@@ -78,114 +52,13 @@ class Numbering:
         return [f"{self.turn}...", f"{self.turn + 1}.", f"{self.turn + 1}..."]
 
 
-class GameReader:
+class GameReader(ErrorCollector):
     """Builds one record from the parser's flat list of tokens, collecting every error."""
 
     def __init__(self, text: str, first_line: int, file: str | None, index: int) -> None:
-        self.text = text
-        self.offset = first_line - 1  # chunk line -> file line
-        self.file = file
-        self.index = index
-        self.errors: list[NotationError] = []
-        self._lines: list[str] | None = None
+        super().__init__(text, first_line, file, index)
         #: plays may be written without dice (the record's [Dice "omitted"])
         self.dice_omitted = False
-
-    # -- errors ----------------------------------------------------------------------------
-
-    def error(self, expected: str, found: str, line: int, column: int) -> None:
-        """Record ``expected <what>, found <what>`` at a chunk line and column."""
-        self.errors.append(self.make_error(f"expected {expected}, found {found}", line, column))
-
-    def make_error(self, message: str, line: int, column: int) -> NotationError:
-        if self._lines is None:
-            self._lines = self.text.split("\n")
-        source = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
-        caret = "".join("\t" if c == "\t" else " " for c in source[: column - 1]) + "^"
-        return NotationError(
-            f"{message}\n    {source}\n    {caret}",
-            file=self.file,
-            game=self.index,
-            line=line + self.offset,
-            column=column,
-        )
-
-    def slip(self, name: str, found: str, line: int, column: int) -> None:
-        self.error(slips()[name].expected, found, line, column)
-
-    def end_position(self) -> tuple[int, int]:
-        """The chunk line and column just after the game's last character."""
-        text = self.text
-        end = len(text)  # counted without rstrip(), which would copy a game of megabytes
-        while end and text[end - 1].isspace():
-            end -= 1
-        return text.count("\n", 0, end) + 1, end - text.rfind("\n", 0, end)
-
-    def syntax_error(self, exc: UnexpectedInput) -> None:
-        """Turn Lark's exception into ``expected <what>, found <what>``, friendly if we can."""
-        if isinstance(exc, UnexpectedCharacters):
-            pos = exc.pos_in_stream or 0
-            # The lexer stops inside a word ("6-5:24/18" at its colon): show the whole word.
-            start = pos
-            if pos < len(self.text) and self.text[pos] not in _WORD_BREAK:
-                while start > max(pos - 30, 0) and self.text[start - 1] not in _WORD_BREAK:
-                    start -= 1
-            rest = self.text[start:]
-            found_match = (_REST_OF_LINE if rest[:1] in "[{" else _WORD).match(rest)
-            found = found_match.group() if found_match else rest[:1]
-            expected_names = set(exc.allowed or ())
-            line, column = exc.line, exc.column - (pos - start)
-        else:
-            token = exc.token if isinstance(exc, UnexpectedToken) else None
-            expected_names = set(getattr(exc, "expected", ()) or ())
-            if token is None or token.type == "$END":
-                found = _WORDS["$END"]
-                line, column = self.end_position()
-            else:
-                text = str(token).strip()
-                word = (_REST_OF_LINE if text[:1] in "[{" else _WORD).match(text)
-                found = word.group() if word else text[:30]
-                line, column = token.line, token.column
-        friendly = self._friendly(exc, found)
-        if friendly is not None:
-            self.error(friendly, found, line, column)
-            return
-        # The parser's state also names rules (start, _lead...), which mean nothing to a reader.
-        words = [_WORDS[name] for name in _WORD_ORDER if name in expected_names]
-        expected = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-        self.error(expected or "nothing more", found, line, column)
-
-    def _friendly(self, exc: UnexpectedInput, found: str) -> str | None:
-        for slip in slips().values():
-            if slip.match == "reader" or (slip.found and not slip.found.search(found)):
-                continue
-            if slip.match == "found":
-                return slip.expected
-            if slip.match == "lexer":
-                if isinstance(exc, UnexpectedCharacters):
-                    return slip.expected
-                continue
-            label = exc.match_examples(parse, {slip.name: slip.examples})
-            if label is not None:
-                return slip.expected
-        return None
-
-    # -- positions ---------------------------------------------------------------------------
-
-    @staticmethod
-    def where(token: Token, offset: int) -> tuple[int, int]:
-        """Chunk line and column of the character ``offset`` characters into a token."""
-        text = str(token)
-        line, column = token_at(token)
-        newline = text.rfind("\n", 0, offset)
-        if newline < 0:
-            return line, column + offset
-        return line + text.count("\n", 0, offset), offset - newline
-
-    def span(self, token: Token, start: int, end: int) -> Span:
-        line, column = self.where(token, start)
-        end_line, end_column = self.where(token, end - 1)
-        return Span(line + self.offset, column, end_line + self.offset, end_column)
 
     # -- building ------------------------------------------------------------------------------
 
@@ -198,9 +71,9 @@ class GameReader:
             if not isinstance(item, Token) or item.type not in ("TAG", "COMMENT"):
                 break
             if item.type == "TAG":
-                self.tag(record, item)
+                read_tags(self, record, item)
             else:
-                record.comments.append(_comment_text(item))
+                record.comments.append(comment_text(item))
             position += 1
         rest = items[position:]
         # A game from a set position may begin at any turn; its plays may leave their dice out
@@ -214,12 +87,12 @@ class GameReader:
             len(rest),
         )
         plays: list[WrittenPlay] = []
-        closing = str(rest[result_at]).strip() if result_at < len(rest) else _WORDS["$END"]
+        closing = str(rest[result_at]).strip() if result_at < len(rest) else TERMINAL_WORDS["$END"]
         numbering = numbering or Numbering(1, "white")
         record.comments.extend(self.line(rest[:result_at], numbering, plays, False, closing))
         if result_at < len(rest):
-            self.result(record, rest[result_at])
-            after = tuple(_comment_text(it) for it in rest[result_at + 1 :])
+            read_result(self, record, rest[result_at])
+            after = tuple(comment_text(it) for it in rest[result_at + 1 :])
             if plays and after:
                 plays[-1] = replace(plays[-1], comments=plays[-1].comments + after)
             else:
@@ -229,42 +102,6 @@ class GameReader:
         record.span = Span(1 + self.offset, 1, end_line + self.offset, max(end_column - 1, 1))
         record.errors = self.errors
         return record
-
-    def tag(self, record: GameRecord, token: Token) -> None:
-        """Read the tags of a TAG token (one or more tags in a row)."""
-        text: str = token  # not str(token), a copy of tags that may be megabytes long
-        # The line of each tag and the offset its line begins at, followed from tag to tag (a
-        # tag is on one line, its closing "]" at match.end()).
-        line, column = token_at(token)
-        line += self.offset
-        line_begin = 1 - column
-        scanned = 0
-        for match in TAG_PATTERN.finditer(text):
-            start = match.start()
-            newlines = text.count("\n", scanned, start)
-            if newlines:
-                line += newlines
-                line_begin = text.rfind("\n", scanned, start) + 1
-            scanned = start
-            name, value = match.group(1), match.group(2)
-            if "\\" in value:
-                value = UNESCAPE.sub(r"\1", value)
-            if name in record.tags:
-                where = self.where(token, start)
-                self.error(f"one [{name}] tag per game", f"a second [{name}]", *where)
-                continue
-            record.tags[name] = value
-            first, last = start - line_begin + 1, match.end() - line_begin + 1
-            record.tag_spans[name] = new_tuple(Span, (line, first, line, last))
-            check = _TAG_CHECKS.get(name)
-            if check is not None and not check[0].match(value):
-                self.error(check[1], f'"{value}"', *self.where(token, match.start(2) - 1))
-
-    def result(self, record: GameRecord, token: Token) -> None:
-        record.result = str(token).strip()
-        written = record.tags.get("Result")
-        if written is not None and _RESULT.match(written) and written != record.result:
-            self.error(f"the result of the Result tag, {written}", record.result, *token_at(token))
 
     def line(
         self,
@@ -295,9 +132,9 @@ class GameReader:
                 if kind == "COMMENT":
                     if plays:
                         last = plays[-1]
-                        plays[-1] = replace(last, comments=(*last.comments, _comment_text(item)))
+                        plays[-1] = replace(last, comments=(*last.comments, comment_text(item)))
                     else:
-                        leading.append(_comment_text(item))
+                        leading.append(comment_text(item))
                 elif kind == "ANNOTATION":
                     text = str(item).strip()
                     if after == "play":
@@ -647,32 +484,3 @@ class GameReader:
             end = start + len(text) if k + 1 == last else offsets[k + 1] + len(parts[k + 1])
             span = self.span(token, offsets[k], end)
             moves.append(Move(points[k], points[k + 1], count, hits[k + 1], span))
-
-
-def token_at(token: Token) -> tuple[int, int]:
-    # Lark types the position as optional; every token the lexer makes has one.
-    return token.line or 0, token.column or 0
-
-
-def _comment_text(token: Token) -> str:
-    """A comment's words: inside its braces, or its ; lines joined by newlines."""
-    text: str = token
-    if text[0] != "{":
-        return "\n".join(line.strip()[1:].strip() for line in text.strip().split("\n"))
-    # One slice of the token, not three copies of a comment that may be a megabyte long.
-    end = len(text.rstrip()) - 1
-    start = 1
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return text[start:end]
-
-
-_TAG_CHECKS: dict[str, tuple[re.Pattern[str], str]] = {
-    "Date": (_DATE, "a date such as 1818.??.?? (year.month.day, ?? where unknown)"),
-    "Result": (_RESULT, "a result such as 2-0 or *"),
-    "Match": (_POSITIVE, "a match length in points, such as 7"),
-    "Game": (_POSITIVE, "a game number such as 3"),
-    "Score": (_SCORE, "a score before the game, such as 2-1"),
-}
