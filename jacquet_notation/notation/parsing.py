@@ -17,7 +17,8 @@ from .decoding import GameChunk, split_games
 from .grammar import Variation, parse, terminal
 from .mat_reader import parse_mat_game, with_text
 from .messages import token_at
-from .reader import GameReader, Numbering
+from .play_words import Numbering
+from .reader import GameReader
 from .tags import TAG_PATTERN, UNESCAPE
 from .words import turn_number_digits, word_patterns
 

@@ -6,61 +6,29 @@ plays: turn numbers, dice, steps, passes, cube actions, annotations, glyphs and 
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
 from lark import Token
 
-from ..record import BAR, UNKNOWN_ROLL, Action, GameRecord, Move, Side, Span, WrittenPlay
+from ..record import GameRecord, Move, Side, Span, WrittenPlay
 from .grammar import Variation
-from .messages import TERMINAL_WORDS, ErrorCollector, token_at
+from .messages import TERMINAL_WORDS, token_at
+from .play_words import Numbering, PlayWords, closed_play
 from .tags import comment_text, read_result, read_tags
 from .words import (
     DICE_WORDS,
     STEP_SHAPES,
-    dice_numbers,
-    new_play,
     new_tuple,
     read_number,
-    read_point,
-    remember_dice,
     spaced_turn_number,
     step_shape,
-    turn_number_digits,
     word_patterns,
 )
 
 
-class Numbering:
-    """Whose play comes next, and in which turn: plays alternate, turn numbers are checked."""
-
-    __slots__ = ("free", "pending", "side", "turn")
-
-    def __init__(self, turn: int, side: Side) -> None:
-        self.turn = turn
-        self.side = side
-        #: a turn number that no play has followed yet (its token and offset in it), so that a
-        #: number standing alone ("1." as a whole game, "2... 3.") is reported, not dropped
-        self.pending: tuple[Token, int] | None = None
-        #: the first turn number may be any (a game from a set position); False once read
-        self.free = False
-
-    def accepts(self) -> list[str]:
-        if self.side == "white":
-            return [f"{self.turn}.", f"{self.turn}..."]
-        return [f"{self.turn}...", f"{self.turn + 1}.", f"{self.turn + 1}..."]
-
-
-class GameReader(ErrorCollector):
+class GameReader(PlayWords):
     """Builds one record from the parser's flat list of tokens, collecting every error."""
-
-    def __init__(self, text: str, first_line: int, file: str | None, index: int) -> None:
-        super().__init__(text, first_line, file, index)
-        #: plays may be written without dice (the record's [Dice "omitted"])
-        self.dice_omitted = False
-
-    # -- building ------------------------------------------------------------------------------
 
     def build(self, items: list[Any], numbering: Numbering | None = None) -> GameRecord:
         """The record of the parser's items; ``numbering``: where a resumed stretch starts."""
@@ -164,15 +132,6 @@ class GameReader(ErrorCollector):
                 self.lone_turn_number(numbering, closing)
         return leading
 
-    def lone_turn_number(self, numbering: Numbering, found: str) -> None:
-        """Report a turn number that no play followed: nothing written may vanish silently."""
-        assert numbering.pending is not None
-        token, at = numbering.pending
-        numbering.pending = None
-        piece = word_patterns().piece.match(str(token), at)
-        written = piece.group() if piece is not None else str(token)[at:].split()[0]
-        self.error(f"a play after the turn number {written}", found, *self.where(token, at))
-
     def nag(self, token: Token, plays: list[WrittenPlay] | None) -> None:
         text = str(token).strip()
         if plays is None:
@@ -237,7 +196,7 @@ class GameReader(ErrorCollector):
         # The last turn number no play has followed yet: its token and offset (-1: none).
         pending_token, pending = numbering.pending or (token, -1)
         # Globals as locals: this loop runs for every word of every play.
-        dice_words, step_shapes, tuple_of, play_of = DICE_WORDS, STEP_SHAPES, new_tuple, new_play
+        dice_words, step_shapes, tuple_of = DICE_WORDS, STEP_SHAPES, new_tuple
         piece_of = word_patterns().piece.match
         find = text.find
         for row in text.split("\n"):
@@ -264,45 +223,20 @@ class GameReader(ErrorCollector):
                         continue
                     piece = piece_of(text, at)
                     assert piece is not None  # every word matches the catch-all step
-                    kind = piece.lastgroup
-                    if kind == "share" and shared is None:
-                        # The opponent's share begins: the steps after it are the opponent's.
-                        shared, moves = moves, []
-                        open_pass = True
+                    if self.piece_of_play(token, piece, at, word, moves, shared, open_pass):
+                        if piece.lastgroup == "share":
+                            shared, moves = moves, []  # the steps after it are the opponent's
+                        unknown = unknown or piece.lastgroup == "unknown"
+                        open_pass = open_pass or piece.lastgroup != "step"
                         consumed = piece.end()
-                        end, end_line, end_column = consumed, line, consumed - 1 + left
-                        continue
-                    if kind == "unknown" and not moves and not open_pass:
-                        # "6-3: unknown": the roll stands, its play is not given
-                        consumed = piece.end()
-                        open_pass = unknown = True
-                        end, end_line, end_column = consumed, line, consumed - 1 + left
-                        continue
-                    if kind == "step" or (kind == "pass" and not moves and not open_pass):
-                        # A step with something wrong in it (the reader says what), or the pass
-                        # of "6-6: pass": both belong to the open play (one pass only: in
-                        # "6-6: pass pass" the second is the next play).
-                        consumed = piece.end()
-                        if kind == "step":
-                            self.step(token, at, word, moves)
-                        else:
-                            open_pass = True
                         end, end_line, end_column = consumed, line, consumed - 1 + left
                         continue
                 if moves is not None:
                     span = tuple_of(Span, (begin_line, begin_column, end_line, end_column))
-                    if shared is None:
-                        played = tuple(moves)
-                        plays.append(play_of(side, turn, dice, played, text[begin:end], span))
-                    else:
-                        played = tuple(shared)
-                        plays.append(
-                            play_of(side, turn, dice, played, text[begin:end], span, tuple(moves))
-                        )
-                        shared = None
-                    if unknown:
-                        plays[-1] = replace(plays[-1], action="unknown")
-                    moves = None
+                    plays.append(
+                        closed_play(side, turn, dice, moves, shared, unknown, text[begin:end], span)
+                    )
+                    moves = shared = None
                 if rolled is not None:
                     pending = -1
                     side, turn, dice = next_side, next_turn, rolled
@@ -318,25 +252,27 @@ class GameReader(ErrorCollector):
                     had_play = True
                     continue
                 had_play = False
-                if word[-1] == "." and not spaced_marks and not (in_variation and not plays):
-                    # The turn number expected: nothing to check; "12..." says Black plays next.
-                    if next_side == "white" and word == f"{next_turn}.":
-                        if pending >= 0:
-                            self.lone_turn_number_at(pending_token, pending, word)
-                        pending_token, pending = token, at
-                        continue
-                    if word == f"{next_turn}...":
-                        if pending >= 0:
-                            self.lone_turn_number_at(pending_token, pending, word)
-                        pending_token, pending = token, at
+                # The turn number expected: nothing to check; "12..." says Black plays next.
+                if (
+                    word[-1] == "."
+                    and not spaced_marks
+                    and not (in_variation and not plays)
+                    and (
+                        (next_side == "white" and word == f"{next_turn}.")
+                        or word == f"{next_turn}..."
+                    )
+                ):
+                    if pending >= 0:
+                        self.lone_turn_number_at(pending_token, pending, word)
+                    pending_token, pending = token, at
+                    if word[-2] == ".":
                         next_side = "black"
-                        continue
+                    continue
                 piece = piece_of(text, at)
                 assert piece is not None
                 consumed = piece.end()
-                kind = piece.lastgroup
                 end, end_line, end_column = consumed, line, consumed - 1 + left
-                if kind == "turn":
+                if piece.lastgroup == "turn":
                     if pending >= 0:
                         self.lone_turn_number_at(pending_token, pending, piece.group())
                     pending_token, pending = token, at
@@ -347,140 +283,20 @@ class GameReader(ErrorCollector):
                 had_play = True
                 pending = -1
                 side, turn = next_side, next_turn
-                if next_side == "white":
+                if side == "white":
                     next_side = "black"
                 else:
-                    next_side = "white"
-                    next_turn += 1
-                if kind == "pass":
-                    span = tuple_of(Span, (line, at + left, end_line, end_column))
-                    plays.append(play_of(side, turn, None, (), text[at:end], span))
-                    continue
-                if kind == "cube":
-                    span = tuple_of(Span, (line, at + left, end_line, end_column))
-                    plays.append(self.cube_action(side, turn, piece.group(), span))
-                    continue
-                begin, begin_line, begin_column = at, line, at + left
-                moves = []
-                open_pass = unknown = False
-                if kind == "dice":
-                    dice = self.dice(token, piece)
-                else:
-                    # Steps with no dice before them: the grammar lets them through, so that the
-                    # message can say what is missing.
-                    if not self.dice_omitted:
-                        self.slip("steps-without-dice", word, *self.where(token, at))
-                    dice = None
-                    self.step(token, at, word, moves)
+                    next_side, next_turn = "white", turn + 1
+                span = tuple_of(Span, (line, at + left, end_line, end_column))
+                moves, dice = self.begun_play(token, piece, at, word, plays, side, turn, span)
+                if moves is not None:
+                    begin, begin_line, begin_column = at, line, at + left
+                    open_pass = unknown = False
         if moves is not None:
             span = tuple_of(Span, (begin_line, begin_column, end_line, end_column))
-            if shared is None:
-                plays.append(play_of(side, turn, dice, tuple(moves), text[begin:end], span))
-            else:
-                played, shares = tuple(shared), tuple(moves)
-                plays.append(play_of(side, turn, dice, played, text[begin:end], span, shares))
-            if unknown:
-                plays[-1] = replace(plays[-1], action="unknown")
+            plays.append(
+                closed_play(side, turn, dice, moves, shared, unknown, text[begin:end], span)
+            )
         numbering.side, numbering.turn = next_side, next_turn
         numbering.pending = (pending_token, pending) if pending >= 0 else None
         return had_play
-
-    @staticmethod
-    def cube_action(side: Side, turn: int, written: str, span: Span) -> WrittenPlay:
-        """The ply of a cube action as written: ``double 2``, ``take``, ``drop``, ``beaver``."""
-        words = written.split()
-        action = cast(Action, words[0].lower())
-        value = read_number(words[1]) if len(words) > 1 else None
-        text = written.rstrip()
-        return WrittenPlay(side, turn, None, action=action, cube=value, text=text, span=span)
-
-    def lone_turn_number_at(self, token: Token, at: int, found: str) -> None:
-        numbering = Numbering(0, "white")
-        numbering.pending = (token, at)
-        self.lone_turn_number(numbering, found)
-
-    def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int] | None:
-        if piece.group().startswith(UNKNOWN_ROLL):
-            return None  # "?-?:": the roll not given, the replay infers it from the steps
-        first, second = dice_numbers(piece.group())
-        high, low = read_number(first), read_number(second)
-        if not (1 <= high <= 6 and 1 <= low <= 6):
-            self.slip("dice-range", piece.group().rstrip(": \t"), *self.where(token, piece.start()))
-            return (high, low) if high >= low else (low, high)
-        dice = (high, low) if high >= low else (low, high)
-        if " " not in piece.group() and "\t" not in piece.group():
-            remember_dice(piece.group(), dice)  # a word as the inner loop meets it
-        return dice
-
-    def turn_number(
-        self, token: Token, piece: re.Match[str], numbering: Numbering, variation_start: bool
-    ) -> None:
-        digits, black = turn_number_digits(piece.group())
-        number = read_number(digits)
-        if numbering.free and (numbering.turn, numbering.side) == (1, "white"):
-            # nothing played yet: the fragment's first number is whatever it is
-            numbering.free = False
-            numbering.turn, numbering.side = number, "black" if black else "white"
-            return
-        if (
-            number == numbering.turn
-            and not variation_start
-            and (black or numbering.side == "white")
-        ):
-            numbering.side = "black" if black else "white"
-            return  # the usual case, checked without building the message
-        written = f"{number}..." if black else f"{number}."
-        if variation_start:
-            # A variation replaces the play before it: it starts with that play's number.
-            accepted = [
-                f"{numbering.turn}..." if numbering.side == "black" else f"{numbering.turn}."
-            ]
-        else:
-            accepted = numbering.accepts()
-        if written not in accepted:
-            shown = accepted[0] if len(accepted) == 1 else ", ".join(accepted[:-1])
-            if len(accepted) > 1:
-                shown += " or " + accepted[-1]
-            self.error(f"turn {shown}", piece.group(), *self.where(token, piece.start()))
-        numbering.turn = number
-        numbering.side = "black" if black else "white"
-
-    def step(self, token: Token, start: int, text: str, moves: list[Move]) -> None:
-        """Read ``24/18``, ``24/18/13``, ``13/7*(2)``, ``bar/22``, ``6/off`` into moves."""
-        count = 1
-        tail_hit = False
-        body = text
-        paren = text.find("(")
-        if paren >= 0:
-            close = text.index(")", paren)
-            count = read_number(text[paren + 1 : close])
-            tail_hit = text.endswith("*")
-            body = text[:paren]
-            if not 1 <= count <= 15:
-                where = self.where(token, start + paren)
-                self.error("a repeat count from 1 to 15", text[paren : close + 1], *where)
-        parts = body.split("/")
-        points: list[int] = []
-        hits: list[bool] = []
-        offsets: list[int] = []
-        at = start
-        for part in parts:
-            hit = part.endswith("*")
-            name = part[:-1] if hit else part
-            point = read_point(name)
-            if point > BAR:
-                self.slip("point-range", name, *self.where(token, at))
-            points.append(point)
-            hits.append(hit)
-            offsets.append(at)
-            at += len(part) + 1
-        if hits[0]:
-            where = self.where(token, start + len(parts[0]) - 1)
-            self.error("the hit mark * after the point landed on", body, *where)
-        if tail_hit:
-            hits[-1] = True
-        last = len(parts) - 1
-        for k in range(last):
-            end = start + len(text) if k + 1 == last else offsets[k + 1] + len(parts[k + 1])
-            span = self.span(token, offsets[k], end)
-            moves.append(Move(points[k], points[k + 1], count, hits[k + 1], span))
