@@ -151,17 +151,21 @@ RUNS = ("TAG", "TURN", "PLAY")
 POSSESSIVE_IS_SAFE = sys.version_info >= (3, 11, 5)
 
 
-def _regexp(name: str, pattern: str, possessive: bool = POSSESSIVE_IS_SAFE) -> str:
-    """The regular expression the lexer uses for a terminal: its repeated groups never give back.
+def _regexp(name: str, pattern: str, possessive_ok: bool = POSSESSIVE_IS_SAFE) -> str:
+    """The regular expression the lexer uses for a terminal: in RUNS, :func:`possessive`.
 
-    In RUNS, ``(X)+`` becomes ``(X)++`` (or ``(?>(X)+)`` where ``possessive`` is false), which
-    keeps no backtracking state per repetition, so memory stays flat however long the token. It
-    matches what ``(X)+`` matches because in these terminals what follows a repetition is
-    optional or cannot begin where the repetition stopped, so a match never needs to give a
-    repetition back (a test compares all three forms on the corpus).
+    ``(X)+`` matches what ``possessive`` makes of it because in these terminals what follows a
+    repetition is optional or cannot begin where the repetition stopped, so a match never needs
+    to give a repetition back (a test compares all three forms on the corpus).
     """
-    if name not in RUNS:
-        return pattern
+    return possessive(pattern, possessive_ok) if name in RUNS else pattern
+
+
+def possessive(pattern: str, possessive_ok: bool = POSSESSIVE_IS_SAFE) -> str:
+    """``pattern`` with each repeated group made never to give back: ``(X)+`` becomes ``(X)++``
+    (or ``(?>(X)+)`` where ``possessive_ok`` is false), which keeps no backtracking state per
+    repetition, so memory stays flat however long the match. Only for a pattern that never needs
+    a repetition given back (the caller knows its grammar)."""
     out: list[str] = []
     opened: list[int] = []  # where in ``out`` each open group begins
     at = 0
@@ -185,7 +189,7 @@ def _regexp(name: str, pattern: str, possessive: bool = POSSESSIVE_IS_SAFE) -> s
             quantifier = pattern[at : at + 1]
             if quantifier in ("+", "*", "?") and pattern[at + 1 : at + 2] not in ("+", "?"):
                 at += 1  # not already lazy or possessive: made so here
-                if possessive:
+                if possessive_ok:
                     out.append(quantifier + "+")
                 else:
                     out.insert(begins, "(?>")

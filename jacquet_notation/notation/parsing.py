@@ -19,7 +19,7 @@ from .mat_reader import parse_mat_game, with_text
 from .messages import token_at
 from .play_words import Numbering
 from .reader import GameReader
-from .tags import TAG_PATTERN, UNESCAPE
+from .tags import UNESCAPE, tag_pattern
 from .words import turn_number_digits, word_patterns
 
 #: the deepest nesting of variations a game may have (a variation in a variation is 2 deep). The
@@ -343,7 +343,7 @@ def _salvage(reader: GameReader) -> GameRecord:
     for number, line in enumerate(reader.text.split("\n"), 1):
         if not line.lstrip().startswith("["):
             continue
-        for match in TAG_PATTERN.finditer(line):
+        for match in tag_pattern().finditer(line):
             name, value = match.group(1), UNESCAPE.sub(r"\1", match.group(2))
             if name not in record.tags:
                 record.tags[name] = value

@@ -2,23 +2,48 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 
 from lark import Token
 
 from ..record import GameRecord, Span
+from .grammar import possessive, terminal
 from .messages import ErrorCollector, token_at
 from .words import new_tuple
 
-TAG_PATTERN = re.compile(
-    r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"([^"\\\r\n]*(?:\\[^\r\n][^"\\\r\n]*)*+)"[ \t]*'
-)
+
+@functools.cache
+def tag_pattern() -> re.Pattern[str]:
+    """One tag's name and value (groups 1 and 2), from the grammar's terminals.
+
+    Its closing ``]`` is left out, so that a game the parser gave up on still has the tags of
+    lines cut short (parsing's salvage); the value's repetition never gives back (``possessive``),
+    so a tag of megabytes costs no backtracking state.
+    """
+    value = possessive(terminal("_TAG_VALUE"))
+    return re.compile(rf'\[[ \t]*({terminal("_TAG_NAME")})[ \t]+"({value})"[ \t]*')
+
+
 UNESCAPE = re.compile(r'\\(["\\])')
 _DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9][0-9]|\?\?)\.([0-9][0-9]|\?\?)\Z")
 #: a match's numbers have at most 9 digits, as in match files: a longer one is no game's
 _SCORE = re.compile(r"[0-9]{1,9}-[0-9]{1,9}\Z")
 _POSITIVE = re.compile(r"[1-9][0-9]{0,8}\Z")
-_RESULT = re.compile(r"[0-9]{1,9}-[0-9]{1,9}\Z|\*\Z")
+
+
+@functools.cache
+def _result_word() -> re.Pattern[str]:
+    return re.compile(terminal("_RESULT_WORD"))
+
+
+def _is_result(value: str) -> bool:
+    """Whether a [Result] tag holds a result the grammar reads, of numbers of at most 9 digits
+    (as in match files: a longer one is no game's)."""
+    return _result_word().fullmatch(value) is not None and all(
+        len(number) <= 9 for number in value.split("-")
+    )
 
 
 def read_tags(reader: ErrorCollector, record: GameRecord, token: Token) -> None:
@@ -30,7 +55,7 @@ def read_tags(reader: ErrorCollector, record: GameRecord, token: Token) -> None:
     line += reader.offset
     line_begin = 1 - column
     scanned = 0
-    for match in TAG_PATTERN.finditer(text):
+    for match in tag_pattern().finditer(text):
         start = match.start()
         newlines = text.count("\n", scanned, start)
         if newlines:
@@ -48,7 +73,7 @@ def read_tags(reader: ErrorCollector, record: GameRecord, token: Token) -> None:
         first, last = start - line_begin + 1, match.end() - line_begin + 1
         record.tag_spans[name] = new_tuple(Span, (line, first, line, last))
         check = _TAG_CHECKS.get(name)
-        if check is not None and not check[0].match(value):
+        if check is not None and not check[0](value):
             reader.error(check[1], f'"{value}"', *reader.where(token, match.start(2) - 1))
 
 
@@ -56,7 +81,7 @@ def read_result(reader: ErrorCollector, record: GameRecord, token: Token) -> Non
     """The result a RESULT token gives, checked against the [Result] tag."""
     record.result = str(token).strip()
     written = record.tags.get("Result")
-    if written is not None and _RESULT.match(written) and written != record.result:
+    if written is not None and _is_result(written) and written != record.result:
         reader.error(f"the result of the Result tag, {written}", record.result, *token_at(token))
 
 
@@ -75,10 +100,10 @@ def comment_text(token: Token) -> str:
     return text[start:end]
 
 
-_TAG_CHECKS: dict[str, tuple[re.Pattern[str], str]] = {
-    "Date": (_DATE, "a date such as 1818.??.?? (year.month.day, ?? where unknown)"),
-    "Result": (_RESULT, "a result such as 2-0 or *"),
-    "Match": (_POSITIVE, "a match length in points, such as 7"),
-    "Game": (_POSITIVE, "a game number such as 3"),
-    "Score": (_SCORE, "a score before the game, such as 2-1"),
+_TAG_CHECKS: dict[str, tuple[Callable[[str], object], str]] = {
+    "Date": (_DATE.match, "a date such as 1818.??.?? (year.month.day, ?? where unknown)"),
+    "Result": (_is_result, "a result such as 2-0 or *"),
+    "Match": (_POSITIVE.match, "a match length in points, such as 7"),
+    "Game": (_POSITIVE.match, "a game number such as 3"),
+    "Score": (_SCORE.match, "a score before the game, such as 2-1"),
 }
