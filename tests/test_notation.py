@@ -451,3 +451,25 @@ def test_the_grammar_is_compiled_once_and_not_at_import() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "1"
+
+
+def test_the_tag_pattern_and_the_result_check_are_the_grammars() -> None:
+    import re
+
+    from jacquet_notation.notation import terminal
+    from jacquet_notation.notation.tags import tag_pattern
+
+    tag = re.compile(terminal("TAG"))  # one tag or more
+    texts = ['[Event "x"]', '[A "x \\" y"]', '[9 "x"]', "[A x]", '[A-b_c  "v"]', '[A "a\\"]']
+    for text in [*texts, '[ A "v" ]', '[A "v"\t]', '[A "\\\\"]', '[A\t"v"]']:
+        found = tag_pattern().match(text)
+        assert (found is not None and text[found.end() :] == "]") == bool(tag.fullmatch(text))
+    # a [Result] tag holds what the grammar's RESULT reads, numbers of at most 9 digits
+    for result, valid in [
+        ("2-0", True),
+        ("*", True),
+        ("123456789-0", True),
+        ("1234567890-0", False),
+    ]:
+        game = parse_game(f'[Result "{result}"]\n1. 6-5: 24/13 {result}')
+        assert any("a result such as 2-0" in str(e) for e in game.errors) != valid, result
