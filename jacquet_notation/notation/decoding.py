@@ -18,7 +18,8 @@ from .mat_reader import GAME_LINE, HEADER_LINE, LENGTH_LINE, is_match_file
 # one game cannot swallow the next and memory holds one game at a time.
 
 _TAG_LINE = re.compile(r"[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)")
-_TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+"')
+#: what begins a line of tags (a tag's opening up to its value's quote): a new game's tag section
+TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+"')
 _RESULT_WORD = re.compile(r"[0-9]+-[0-9]+|\*")
 
 
@@ -79,7 +80,7 @@ def _games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
         if in_comment:
             close = line.find("}")
             if close < 0:
-                if _TAG_START.match(line):
+                if TAG_START.match(line):
                     # An unclosed comment: give up on it here and start the next game (whose
                     # tag line this is: the result before the comment ended nothing more).
                     yield first, chunk
