@@ -73,10 +73,10 @@ def test_match_header_from_tags() -> None:
 
 
 def test_the_readers_fast_constructor_makes_the_same_play() -> None:
-    from jacquet_notation.notation.words import _new_play
+    from jacquet_notation.notation.words import new_play
 
     moves = (Move(24, 18, span=Span(1, 9, 1, 13)),)
-    fast = _new_play("black", 4, (6, 5), moves, "6-5: 24/18", Span(1, 4, 1, 13))
+    fast = new_play("black", 4, (6, 5), moves, "6-5: 24/18", Span(1, 4, 1, 13))
     slow = WrittenPlay("black", 4, (6, 5), moves, text="6-5: 24/18", span=Span(1, 4, 1, 13))
     assert fast == slow
     for field in dataclasses.fields(WrittenPlay):

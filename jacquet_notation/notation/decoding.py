@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import functools
 import itertools
 import re
 from collections.abc import Iterable, Iterator
@@ -17,7 +18,8 @@ from .mat_reader import GAME_LINE, HEADER_LINE, LENGTH_LINE, is_match_file
 # one game cannot swallow the next and memory holds one game at a time.
 
 _TAG_LINE = re.compile(r"[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)")
-_TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+"')
+#: what begins a line of tags (a tag's opening up to its value's quote): a new game's tag section
+TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+"')
 _RESULT_WORD = re.compile(r"[0-9]+-[0-9]+|\*")
 
 
@@ -29,7 +31,10 @@ def _ends_with_result(code: str) -> bool:
 
 #: what begins a line that carries on a play: a step (its first point, hit mark and slash), a
 #: pass (a word: "pass" not run into letters, "--" however), or the colon of dice
-_CONTINUES = re.compile(rf"\s*(?:{terminal('_POINT')}\*?/|{terminal('_PASS_WORD')}(?!(?<=\w)\w)|:)")
+@functools.cache
+def _continues() -> re.Pattern[str]:
+    # built on first use: the grammar is compiled then, not when the package is imported
+    return re.compile(rf"\s*(?:{terminal('_POINT')}\*?/|{terminal('_PASS_WORD')}(?!(?<=\w)\w)|:)")
 
 
 def _code(line: str, start: int) -> tuple[str, bool]:
@@ -75,7 +80,7 @@ def _games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
         if in_comment:
             close = line.find("}")
             if close < 0:
-                if _TAG_START.match(line):
+                if TAG_START.match(line):
                     # An unclosed comment: give up on it here and start the next game (whose
                     # tag line this is: the result before the comment ended nothing more).
                     yield first, chunk
@@ -96,7 +101,7 @@ def _games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
             continue
         if ended:
             ended = False
-            if not _CONTINUES.match(line):
+            if not _continues().match(line):
                 yield first, chunk
                 chunk, moves, names = [], False, set()
         tag = _TAG_LINE.match(line) if "[" in line else None

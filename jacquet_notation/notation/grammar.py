@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from lark import Lark, Token, Transformer
 from lark.common import LexerConf
 from lark.exceptions import UnexpectedCharacters
-from lark.lexer import Lexer, LexerState
+from lark.lexer import Lexer
 
 GRAMMAR = "jacquet.lark"
 SLIPS = "syntax_errors.json"
@@ -43,18 +43,18 @@ class _Shape(Transformer[Token, Any]):
     def start(self, children: list[Any]) -> list[Any]:
         return children
 
-    def variation(self, children: list[Any]) -> _Variation:
+    def variation(self, children: list[Any]) -> Variation:
         # The depth is counted here, as the parser reduces, so that a game nested too deep can
         # be refused before anything walks its variations.
         depth = 1
         for child in children:
-            if isinstance(child, _Variation) and child.depth >= depth:
+            if isinstance(child, Variation) and child.depth >= depth:
                 depth = child.depth + 1
-        return _Variation(children[0], children[1:-1], children[-1], depth)
+        return Variation(children[0], children[1:-1], children[-1], depth)
 
 
 @dataclass(slots=True)
-class _Variation:
+class Variation:
     opening: Token
     items: list[Any]
     closing: Token
@@ -71,8 +71,6 @@ class _Lexer(Lexer):
     play or a result; "[": a tag...), so this lexer tries only those, in the order Lark would,
     with the grammar's own regular expressions. Tokens carry their line and column as Lark's do.
     """
-
-    __future_interface__ = 2
 
     #: the terminals that can start with a character; every other character may start a play
     #: ("bar/22", "pass", "--"); the grammar's terminals are all named here (a test checks)
@@ -104,10 +102,11 @@ class _Lexer(Lexer):
         self.others = [(name, patterns[name]) for name in self.OTHERS]
         self.space = re.compile(r"\s+").match
 
-    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
-        text: str = lexer_state.text.text
-        position = lexer_state.text.start
-        end = lexer_state.text.end
+    def lex(self, data: str) -> Iterator[Token]:  # type: ignore[override]
+        """The tokens of ``data``: Lark's documented custom lexer is called with the text alone."""
+        text = data
+        position = 0
+        end = len(text)
         line = column = 1
         first, others, space = self.first, self.others, self.space
         while position < end:
@@ -120,7 +119,13 @@ class _Lexer(Lexer):
             if found is None:
                 found = space(text, position)
                 if found is None:
-                    raise self.unexpected(text, position, line, column, parser_state)
+                    raise UnexpectedCharacters(  # type: ignore[no-untyped-call]
+                        text,
+                        position,
+                        line,
+                        column,
+                        terminals_by_name=self.conf.terminals_by_name,
+                    )
                 name = ""
             value = found.group()
             if name:
@@ -132,20 +137,6 @@ class _Lexer(Lexer):
             else:
                 column += len(value)
             position = found.end()
-
-    def unexpected(
-        self, text: str, position: int, line: int, column: int, parser_state: Any
-    ) -> UnexpectedCharacters:
-        expected = set(parser_state.parse_conf.states[parser_state.position])
-        return UnexpectedCharacters(  # type: ignore[no-untyped-call]
-            text,
-            position,
-            line,
-            column,
-            allowed=expected,
-            state=parser_state,
-            terminals_by_name=self.conf.terminals_by_name,
-        )
 
 
 #: the terminals that run to any length (a tag section, a run of turns): sre keeps a backtracking
@@ -160,17 +151,21 @@ RUNS = ("TAG", "TURN", "PLAY")
 POSSESSIVE_IS_SAFE = sys.version_info >= (3, 11, 5)
 
 
-def _regexp(name: str, pattern: str, possessive: bool = POSSESSIVE_IS_SAFE) -> str:
-    """The regular expression the lexer uses for a terminal: its repeated groups never give back.
+def _regexp(name: str, pattern: str, possessive_ok: bool = POSSESSIVE_IS_SAFE) -> str:
+    """The regular expression the lexer uses for a terminal: in RUNS, :func:`possessive`.
 
-    In RUNS, ``(X)+`` becomes ``(X)++`` (or ``(?>(X)+)`` where ``possessive`` is false), which
-    keeps no backtracking state per repetition, so memory stays flat however long the token. It
-    matches what ``(X)+`` matches because in these terminals what follows a repetition is
-    optional or cannot begin where the repetition stopped, so a match never needs to give a
-    repetition back (a test compares all three forms on the corpus).
+    ``(X)+`` matches what ``possessive`` makes of it because in these terminals what follows a
+    repetition is optional or cannot begin where the repetition stopped, so a match never needs
+    to give a repetition back (a test compares all three forms on the corpus).
     """
-    if name not in RUNS:
-        return pattern
+    return possessive(pattern, possessive_ok) if name in RUNS else pattern
+
+
+def possessive(pattern: str, possessive_ok: bool = POSSESSIVE_IS_SAFE) -> str:
+    """``pattern`` with each repeated group made never to give back: ``(X)+`` becomes ``(X)++``
+    (or ``(?>(X)+)`` where ``possessive_ok`` is false), which keeps no backtracking state per
+    repetition, so memory stays flat however long the match. Only for a pattern that never needs
+    a repetition given back (the caller knows its grammar)."""
     out: list[str] = []
     opened: list[int] = []  # where in ``out`` each open group begins
     at = 0
@@ -194,7 +189,7 @@ def _regexp(name: str, pattern: str, possessive: bool = POSSESSIVE_IS_SAFE) -> s
             quantifier = pattern[at : at + 1]
             if quantifier in ("+", "*", "?") and pattern[at + 1 : at + 2] not in ("+", "?"):
                 at += 1  # not already lazy or possessive: made so here
-                if possessive:
+                if possessive_ok:
                     out.append(quantifier + "+")
                 else:
                     out.insert(begins, "(?>")
@@ -202,22 +197,34 @@ def _regexp(name: str, pattern: str, possessive: bool = POSSESSIVE_IS_SAFE) -> s
     return "".join(out)
 
 
+#: the grammar's two start rules: a record, and the words of a play (which no record reaches: a
+#: start of its own, so that Lark keeps their terminals for :func:`terminal`)
+STARTS = ["start", "words"]
+
+
 @functools.cache
 def parser() -> Lark:
     """The one LALR parser, built on first use (about 30 ms) and kept for the process."""
     text = grammar_file().read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", lexer=_Lexer, transformer=_Shape())
+    return Lark(text, parser="lalr", lexer=_Lexer, transformer=_Shape(), start=STARTS)
 
 
-@functools.cache
-def _words() -> Lark:
-    """The grammar started at its rule ``words``, so that Lark keeps the terminals of the words.
+def parse(text: str) -> Any:
+    """The items of one record's text (the transformer's list), or Lark's ``UnexpectedInput``.
 
-    Lark keeps only the terminals a start rule reaches; a record's words are parts of its coarse
-    terminals (TURN, PLAY), so :func:`parser` has them only inlined.
+    The one seam with Lark's internals: a character the lexer cannot read raises
+    ``UnexpectedCharacters`` before the parser knows of it, so Lark's documented
+    ``interactive_parser`` (which it attaches to every error raised while parsing) gives the
+    parser's state and the terminals its ``choices()`` allow: the "expected ..." message and
+    ``match_examples`` need both (tests/test_notation.py fails if Lark changes this).
     """
-    text = grammar_file().read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", lexer="basic", start="words")
+    try:
+        return parser().parse(text, start="start")
+    except UnexpectedCharacters as error:
+        at = error.interactive_parser
+        error.state = at.parser_state
+        error.allowed = set(at.choices())  # type: ignore[no-untyped-call]
+        raise
 
 
 def terminal(name: str) -> str:
@@ -226,7 +233,7 @@ def terminal(name: str) -> str:
     The reader builds every regular expression for the words of a play from these, so that the
     grammar is the one place their syntax is written.
     """
-    return _words().get_terminal(name).pattern.to_regexp()
+    return parser().get_terminal(name).pattern.to_regexp()
 
 
 #: a terminal named in a slip's ``found``, as ``{_STEP}``

@@ -20,7 +20,7 @@ from typing import Literal, NamedTuple
 
 from ..errors import NotationError
 from ..record import BAR, OFF, GameRecord, Move, Side, Span, WrittenPlay
-from .words import _new_play
+from .words import new_play
 
 #: the ruleset every game of a match file is played under (docs/rules.md)
 MAT_RULESET = "backgammon"
@@ -217,7 +217,7 @@ class _MatGame:
                 if dice is None:
                     dice = self.dice(row, column, rolled)
                 span = _new_tuple(Span, (line, column + 1, line, end))
-                play = _new_play(side, turn, dice, tuple(moves), text[column:end], span)
+                play = new_play(side, turn, dice, tuple(moves), text[column:end], span)
                 found.append(_Piece(column, "ply", play))
             elif kind in _OTHER_PIECES:
                 piece = self.other_piece(row, match, kind, side, turn)
@@ -343,7 +343,7 @@ class _MatGame:
     ) -> _Piece:
         """The piece of one play read by :meth:`quick_pieces`, as :meth:`pieces` builds it."""
         span = _new_tuple(Span, (line, column + 1, line, end))
-        play = _new_play(side, turn, dice, tuple(moves), text[column:end], span)
+        play = new_play(side, turn, dice, tuple(moves), text[column:end], span)
         return _new_tuple(_Piece, (column, "ply", play, 0))
 
     def dice(self, row: int, column: int, rolled: str) -> tuple[int, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -13,10 +14,13 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from ..errors import NotationError
 from ..record import GameRecord, Span
 from .decoding import GameChunk, split_games
-from .grammar import _Variation, parser, terminal
+from .grammar import Variation, parse, terminal
 from .mat_reader import parse_mat_game, with_text
-from .reader import _TAG, _UNESCAPE, _at, _GameReader, _Numbering
-from .words import _PIECE, turn_number_digits
+from .messages import token_at
+from .play_words import Numbering
+from .reader import GameReader
+from .tags import UNESCAPE, tag_pattern
+from .words import turn_number_digits, word_patterns
 
 #: the deepest nesting of variations a game may have (a variation in a variation is 2 deep). The
 #: reader, the writer, the replay and pickling between processes all walk variations by
@@ -46,7 +50,7 @@ def parse_chunk(chunk: GameChunk) -> GameRecord:
         record = _parse_chunk(chunk.text, chunk.first_line, chunk.file, chunk.index)
     if chunk.problems:
         # the chunk's own lines, from its first line (a match game's record text has a header)
-        reader = _GameReader(chunk.text, chunk.first_line, chunk.file, chunk.index)
+        reader = GameReader(chunk.text, chunk.first_line, chunk.file, chunk.index)
         for line, column, message in chunk.problems:
             record.errors.append(
                 reader.make_error("expected " + message, line - chunk.first_line + 1, column)
@@ -99,7 +103,7 @@ def parse_game(
 
 
 def _parse_chunk(text: str, first_line: int, file: str | None, index: int) -> GameRecord:
-    reader = _GameReader(text, first_line, file, index)
+    reader = GameReader(text, first_line, file, index)
     if len(text) > MAX_PLAYS_TEXT:
         beyond = _beyond_plays_limit(text)
         if beyond >= 0:
@@ -114,7 +118,7 @@ def _parse_chunk(text: str, first_line: int, file: str | None, index: int) -> Ga
             )
             return _salvage(reader)
     try:
-        items: Any = parser().parse(text)  # a list: the transformer's start() made it
+        items: Any = parse(text)  # a list: the transformer's start() made it
     except UnexpectedInput as error:
         reader.syntax_error(error)
         _resynchronise(reader, error)
@@ -174,7 +178,7 @@ def _beyond_mat_limit(text: str, start: int) -> int:
     return at + left if len(text) - at > left else -1
 
 
-def _refused_as_too_deep(reader: _GameReader, items: Any) -> bool:
+def _refused_as_too_deep(reader: GameReader, items: Any) -> bool:
     """Whether ``items`` nest variations past the limit (then an error of the game, not built)."""
     too_deep = _too_deep(items)
     if too_deep is None:
@@ -182,7 +186,7 @@ def _refused_as_too_deep(reader: _GameReader, items: Any) -> bool:
     reader.error(
         f"variations nested at most {MAX_VARIATION_DEPTH} deep",
         f"a variation {MAX_VARIATION_DEPTH + 1} deep",
-        *_at(too_deep.opening),
+        *token_at(too_deep.opening),
     )
     return True
 
@@ -190,19 +194,23 @@ def _refused_as_too_deep(reader: _GameReader, items: Any) -> bool:
 #: after this many syntax errors in one game, the rest of it is not checked
 MAX_SYNTAX_ERRORS = 100
 
-#: what the resynchronisation scan steps over: comments (an unclosed one runs to the end), tags,
-#: parentheses, turn numbers that begin a word, other words, spaces
-_SCAN = re.compile(
-    r"\{[^}]*\}?|;[^\n]*|\[[^\]\n]*\]?|(?P<open>\()|(?P<close>\))"
-    rf"|(?<!\S)(?P<turn>{terminal('_TURN_NUMBER')})|[^\s{{;\[()]+|\s+"
-)
+
+@functools.cache
+def _scan() -> re.Pattern[str]:
+    """What the resynchronisation scan steps over: comments (an unclosed one runs to the end),
+    tags, parentheses, turn numbers that begin a word, other words, spaces; built on first use
+    (with the grammar)."""
+    return re.compile(
+        r"\{[^}]*\}?|;[^\n]*|\[[^\]\n]*\]?|(?P<open>\()|(?P<close>\))"
+        rf"|(?<!\S)(?P<turn>{terminal('_TURN_NUMBER')})|[^\s{{;\[()]+|\s+"
+    )
 
 
 def _turn_starts(text: str) -> list[int]:
     """Where the turn numbers of the main line begin (outside comments, tags and variations)."""
     starts = []
     depth = 0
-    for match in _SCAN.finditer(text):
+    for match in _scan().finditer(text):
         kind = match.lastgroup
         if kind == "open":
             depth += 1
@@ -213,7 +221,7 @@ def _turn_starts(text: str) -> list[int]:
     return starts
 
 
-def _resynchronise(reader: _GameReader, error: UnexpectedInput) -> None:
+def _resynchronise(reader: GameReader, error: UnexpectedInput) -> None:
     """After a syntax error, check the rest of the game from the next turn number of its main line.
 
     Like python-chess's PGN reader, which goes on after an error, so that a transcriber sees every
@@ -240,7 +248,7 @@ def _resynchronise(reader: _GameReader, error: UnexpectedInput) -> None:
         start = after[0]
         sub, piece = _stretch(reader, start, len(text))
         try:
-            items: Any = parser().parse(piece)
+            items: Any = parse(piece)
         except UnexpectedInput as again:
             sub.syntax_error(again)
             reader.errors.extend(sub.errors)
@@ -269,31 +277,31 @@ def _column_at(text: str, offset: int) -> int:
     return offset - (text.rfind("\n", 0, offset) + 1)
 
 
-def _stretch(reader: _GameReader, start: int, stop: int) -> tuple[_GameReader, str]:
+def _stretch(reader: GameReader, start: int, stop: int) -> tuple[GameReader, str]:
     """A reader and a text for ``text[start:stop]``, whose lines and columns are the game's."""
     text = reader.text
     lines_before = text.count("\n", 0, start)
     piece = " " * _column_at(text, start) + text[start:stop]
-    sub = _GameReader(piece, reader.offset + lines_before + 1, reader.file, reader.index)
-    sub._lines = text.split("\n")[lines_before:]  # errors quote the game's own lines
+    sub = GameReader(piece, reader.offset + lines_before + 1, reader.file, reader.index)
+    sub.lines = text.split("\n")[lines_before:]  # errors quote the game's own lines
     return sub, piece
 
 
-def _numbering_at(text: str, start: int) -> _Numbering | None:
+def _numbering_at(text: str, start: int) -> Numbering | None:
     """The numbering a turn number at ``start`` says (``None``: the game's own start)."""
     if start == 0:
         return None
-    piece = _PIECE.match(text, start)
+    piece = word_patterns().piece.match(text, start)
     assert piece is not None and piece.lastgroup == "turn"
     digits, black = turn_number_digits(piece.group())
-    return _Numbering(int(digits), "black" if black else "white")
+    return Numbering(int(digits), "black" if black else "white")
 
 
-def _check_stretch(reader: _GameReader, start: int, stop: int) -> None:
+def _check_stretch(reader: GameReader, start: int, stop: int) -> None:
     """The reader's own errors in a stretch before a syntax error, if the stretch parses alone."""
     sub, piece = _stretch(reader, start, stop)
     try:
-        items: Any = parser().parse(piece)
+        items: Any = parse(piece)
     except UnexpectedInput:
         return  # cut inside something (a variation...): its syntax error is the one reported
     if not _refused_as_too_deep(sub, items):
@@ -313,30 +321,30 @@ def _beyond_plays_limit(text: str) -> int:
     return at + left if len(text) - at > left else -1
 
 
-def _too_deep(items: list[Any]) -> _Variation | None:
+def _too_deep(items: list[Any]) -> Variation | None:
     """The first variation nested deeper than :data:`MAX_VARIATION_DEPTH`, if any."""
     for item in items:
-        if isinstance(item, _Variation) and item.depth > MAX_VARIATION_DEPTH:
+        if isinstance(item, Variation) and item.depth > MAX_VARIATION_DEPTH:
             variation, level = item, 1
             while level <= MAX_VARIATION_DEPTH:  # down the deepest branch, without recursion
                 variation = next(
                     child
                     for child in variation.items
-                    if isinstance(child, _Variation) and child.depth == variation.depth - 1
+                    if isinstance(child, Variation) and child.depth == variation.depth - 1
                 )
                 level += 1
             return variation
     return None
 
 
-def _salvage(reader: _GameReader) -> GameRecord:
+def _salvage(reader: GameReader) -> GameRecord:
     """A record for a game the parser gave up on: its tags, its text and the error."""
     record = GameRecord(file=reader.file, index=reader.index, text=reader.text)
     for number, line in enumerate(reader.text.split("\n"), 1):
         if not line.lstrip().startswith("["):
             continue
-        for match in _TAG.finditer(line):
-            name, value = match.group(1), _UNESCAPE.sub(r"\1", match.group(2))
+        for match in tag_pattern().finditer(line):
+            name, value = match.group(1), UNESCAPE.sub(r"\1", match.group(2))
             if name not in record.tags:
                 record.tags[name] = value
                 end = match.end() + 1

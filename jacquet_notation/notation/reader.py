@@ -1,195 +1,36 @@
-"""Build one record from the parser's tokens, collecting every error of the game."""
+"""Build one record from the parser's tokens, collecting every error of the game.
+
+The tags are read by :mod:`.tags`, the errors made by :mod:`.messages`; this module reads the
+plays: turn numbers, dice, steps, passes, cube actions, annotations, glyphs and variations.
+"""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
 from lark import Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from ..errors import NotationError
-from ..record import BAR, UNKNOWN_ROLL, Action, GameRecord, Move, Side, Span, WrittenPlay
-from .grammar import _Variation, parser, slips
+from ..record import GameRecord, Move, Side, Span, WrittenPlay
+from .grammar import Variation
+from .messages import TERMINAL_WORDS, token_at
+from .play_words import Numbering, PlayWords, closed_play
+from .tags import comment_text, read_result, read_tags
 from .words import (
-    _DICE,
-    _PIECE,
-    _STEP_SHAPES,
-    _new_play,
-    _new_tuple,
-    _number,
-    _point,
-    _step_shape,
-    dice_numbers,
-    remember_dice,
+    DICE_WORDS,
+    STEP_SHAPES,
+    new_tuple,
+    read_number,
     spaced_turn_number,
-    turn_number_digits,
+    step_shape,
+    word_patterns,
 )
 
-#: what each terminal of the grammar is, in a transcriber's words, for "expected ..." messages
-_WORDS = {
-    "TAG": 'a tag such as [Site "Paris"]',
-    "COMMENT": "a comment",
-    "TURN": "a turn number such as 12.",
-    "PLAY": "a play such as 6-5: 24/18 24/19",
-    "ANNOTATION": "an annotation such as !?",
-    "NAG": "a glyph such as $1",
-    "LPAR": "a variation in ( )",
-    "RPAR": "a ) to close the variation",
-    "RESULT": "a result such as 2-0 or *",
-    "$END": "the end of the game",
-}
-_WORD_ORDER = list(_WORDS)
 
-_TAG = re.compile(
-    r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"([^"\\\r\n]*(?:\\[^\r\n][^"\\\r\n]*)*+)"[ \t]*'
-)
-_UNESCAPE = re.compile(r'\\(["\\])')
-_DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9][0-9]|\?\?)\.([0-9][0-9]|\?\?)\Z")
-#: a match's numbers have at most 9 digits, as in match files: a longer one is no game's
-_SCORE = re.compile(r"[0-9]{1,9}-[0-9]{1,9}\Z")
-_POSITIVE = re.compile(r"[1-9][0-9]{0,8}\Z")
-_RESULT = re.compile(r"[0-9]{1,9}-[0-9]{1,9}\Z|\*\Z")
-_WORD = re.compile(r"[^\s]{1,30}")
-#: the characters that end a word of a play (the grammar's _END): spaces and the punctuation
-#: that begins or ends a comment, an annotation, a glyph, a variation or a tag
-_WORD_BREAK = frozenset(" \t\n\r\f\v(){};!?$[]")
-_REST_OF_LINE = re.compile(r"[^\n]{1,30}")
-
-
-class _Numbering:
-    """Whose play comes next, and in which turn: plays alternate, turn numbers are checked."""
-
-    __slots__ = ("free", "pending", "side", "turn")
-
-    def __init__(self, turn: int, side: Side) -> None:
-        self.turn = turn
-        self.side = side
-        #: a turn number that no play has followed yet (its token and offset in it), so that a
-        #: number standing alone ("1." as a whole game, "2... 3.") is reported, not dropped
-        self.pending: tuple[Token, int] | None = None
-        #: the first turn number may be any (a game from a set position); False once read
-        self.free = False
-
-    def accepts(self) -> list[str]:
-        if self.side == "white":
-            return [f"{self.turn}.", f"{self.turn}..."]
-        return [f"{self.turn}...", f"{self.turn + 1}.", f"{self.turn + 1}..."]
-
-
-class _GameReader:
+class GameReader(PlayWords):
     """Builds one record from the parser's flat list of tokens, collecting every error."""
 
-    def __init__(self, text: str, first_line: int, file: str | None, index: int) -> None:
-        self.text = text
-        self.offset = first_line - 1  # chunk line -> file line
-        self.file = file
-        self.index = index
-        self.errors: list[NotationError] = []
-        self._lines: list[str] | None = None
-        #: plays may be written without dice (the record's [Dice "omitted"])
-        self.dice_omitted = False
-
-    # -- errors ----------------------------------------------------------------------------
-
-    def error(self, expected: str, found: str, line: int, column: int) -> None:
-        """Record ``expected <what>, found <what>`` at a chunk line and column."""
-        self.errors.append(self.make_error(f"expected {expected}, found {found}", line, column))
-
-    def make_error(self, message: str, line: int, column: int) -> NotationError:
-        if self._lines is None:
-            self._lines = self.text.split("\n")
-        source = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
-        caret = "".join("\t" if c == "\t" else " " for c in source[: column - 1]) + "^"
-        return NotationError(
-            f"{message}\n    {source}\n    {caret}",
-            file=self.file,
-            game=self.index,
-            line=line + self.offset,
-            column=column,
-        )
-
-    def slip(self, name: str, found: str, line: int, column: int) -> None:
-        self.error(slips()[name].expected, found, line, column)
-
-    def end_position(self) -> tuple[int, int]:
-        """The chunk line and column just after the game's last character."""
-        text = self.text
-        end = len(text)  # counted without rstrip(), which would copy a game of megabytes
-        while end and text[end - 1].isspace():
-            end -= 1
-        return text.count("\n", 0, end) + 1, end - text.rfind("\n", 0, end)
-
-    def syntax_error(self, exc: UnexpectedInput) -> None:
-        """Turn Lark's exception into ``expected <what>, found <what>``, friendly if we can."""
-        if isinstance(exc, UnexpectedCharacters):
-            pos = exc.pos_in_stream or 0
-            # The lexer stops inside a word ("6-5:24/18" at its colon): show the whole word.
-            start = pos
-            if pos < len(self.text) and self.text[pos] not in _WORD_BREAK:
-                while start > max(pos - 30, 0) and self.text[start - 1] not in _WORD_BREAK:
-                    start -= 1
-            rest = self.text[start:]
-            found_match = (_REST_OF_LINE if rest[:1] in "[{" else _WORD).match(rest)
-            found = found_match.group() if found_match else rest[:1]
-            expected_names = set(exc.allowed or ())
-            line, column = exc.line, exc.column - (pos - start)
-        else:
-            token = exc.token if isinstance(exc, UnexpectedToken) else None
-            expected_names = set(getattr(exc, "expected", ()) or ())
-            if token is None or token.type == "$END":
-                found = _WORDS["$END"]
-                line, column = self.end_position()
-            else:
-                text = str(token).strip()
-                word = (_REST_OF_LINE if text[:1] in "[{" else _WORD).match(text)
-                found = word.group() if word else text[:30]
-                line, column = token.line, token.column
-        friendly = self._friendly(exc, found)
-        if friendly is not None:
-            self.error(friendly, found, line, column)
-            return
-        # The parser's state also names rules (start, _lead...), which mean nothing to a reader.
-        words = [_WORDS[name] for name in _WORD_ORDER if name in expected_names]
-        expected = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-        self.error(expected or "nothing more", found, line, column)
-
-    def _friendly(self, exc: UnexpectedInput, found: str) -> str | None:
-        for slip in slips().values():
-            if slip.match == "reader" or (slip.found and not slip.found.search(found)):
-                continue
-            if slip.match == "found":
-                return slip.expected
-            if slip.match == "lexer":
-                if isinstance(exc, UnexpectedCharacters):
-                    return slip.expected
-                continue
-            label = exc.match_examples(parser().parse, {slip.name: slip.examples})
-            if label is not None:
-                return slip.expected
-        return None
-
-    # -- positions ---------------------------------------------------------------------------
-
-    @staticmethod
-    def where(token: Token, offset: int) -> tuple[int, int]:
-        """Chunk line and column of the character ``offset`` characters into a token."""
-        text = str(token)
-        line, column = _at(token)
-        newline = text.rfind("\n", 0, offset)
-        if newline < 0:
-            return line, column + offset
-        return line + text.count("\n", 0, offset), offset - newline
-
-    def span(self, token: Token, start: int, end: int) -> Span:
-        line, column = self.where(token, start)
-        end_line, end_column = self.where(token, end - 1)
-        return Span(line + self.offset, column, end_line + self.offset, end_column)
-
-    # -- building ------------------------------------------------------------------------------
-
-    def build(self, items: list[Any], numbering: _Numbering | None = None) -> GameRecord:
+    def build(self, items: list[Any], numbering: Numbering | None = None) -> GameRecord:
         """The record of the parser's items; ``numbering``: where a resumed stretch starts."""
         record = GameRecord(file=self.file, index=self.index, text=self.text)
         position = 0
@@ -198,28 +39,28 @@ class _GameReader:
             if not isinstance(item, Token) or item.type not in ("TAG", "COMMENT"):
                 break
             if item.type == "TAG":
-                self.tag(record, item)
+                read_tags(self, record, item)
             else:
-                record.comments.append(_comment_text(item))
+                record.comments.append(comment_text(item))
             position += 1
         rest = items[position:]
         # A game from a set position may begin at any turn; its plays may leave their dice out
         # when its tags say so (docs/notation.md, "Set positions", "Plays without dice").
         self.dice_omitted = record.dice_omitted
         if numbering is None and record.starts_elsewhere:
-            numbering = _Numbering(1, "white")
+            numbering = Numbering(1, "white")
             numbering.free = True
         result_at = next(
             (i for i, it in enumerate(rest) if isinstance(it, Token) and it.type == "RESULT"),
             len(rest),
         )
         plays: list[WrittenPlay] = []
-        closing = str(rest[result_at]).strip() if result_at < len(rest) else _WORDS["$END"]
-        numbering = numbering or _Numbering(1, "white")
+        closing = str(rest[result_at]).strip() if result_at < len(rest) else TERMINAL_WORDS["$END"]
+        numbering = numbering or Numbering(1, "white")
         record.comments.extend(self.line(rest[:result_at], numbering, plays, False, closing))
         if result_at < len(rest):
-            self.result(record, rest[result_at])
-            after = tuple(_comment_text(it) for it in rest[result_at + 1 :])
+            read_result(self, record, rest[result_at])
+            after = tuple(comment_text(it) for it in rest[result_at + 1 :])
             if plays and after:
                 plays[-1] = replace(plays[-1], comments=plays[-1].comments + after)
             else:
@@ -230,46 +71,10 @@ class _GameReader:
         record.errors = self.errors
         return record
 
-    def tag(self, record: GameRecord, token: Token) -> None:
-        """Read the tags of a TAG token (one or more tags in a row)."""
-        text: str = token  # not str(token), a copy of tags that may be megabytes long
-        # The line of each tag and the offset its line begins at, followed from tag to tag (a
-        # tag is on one line, its closing "]" at match.end()).
-        line, column = _at(token)
-        line += self.offset
-        line_begin = 1 - column
-        scanned = 0
-        for match in _TAG.finditer(text):
-            start = match.start()
-            newlines = text.count("\n", scanned, start)
-            if newlines:
-                line += newlines
-                line_begin = text.rfind("\n", scanned, start) + 1
-            scanned = start
-            name, value = match.group(1), match.group(2)
-            if "\\" in value:
-                value = _UNESCAPE.sub(r"\1", value)
-            if name in record.tags:
-                where = self.where(token, start)
-                self.error(f"one [{name}] tag per game", f"a second [{name}]", *where)
-                continue
-            record.tags[name] = value
-            first, last = start - line_begin + 1, match.end() - line_begin + 1
-            record.tag_spans[name] = _new_tuple(Span, (line, first, line, last))
-            check = _TAG_CHECKS.get(name)
-            if check is not None and not check[0].match(value):
-                self.error(check[1], f'"{value}"', *self.where(token, match.start(2) - 1))
-
-    def result(self, record: GameRecord, token: Token) -> None:
-        record.result = str(token).strip()
-        written = record.tags.get("Result")
-        if written is not None and _RESULT.match(written) and written != record.result:
-            self.error(f"the result of the Result tag, {written}", record.result, *_at(token))
-
     def line(
         self,
         items: list[Any],
-        numbering: _Numbering,
+        numbering: Numbering,
         plays: list[WrittenPlay],
         in_variation: bool,
         closing: str,
@@ -295,9 +100,9 @@ class _GameReader:
                 if kind == "COMMENT":
                     if plays:
                         last = plays[-1]
-                        plays[-1] = replace(last, comments=(*last.comments, _comment_text(item)))
+                        plays[-1] = replace(last, comments=(*last.comments, comment_text(item)))
                     else:
-                        leading.append(_comment_text(item))
+                        leading.append(comment_text(item))
                 elif kind == "ANNOTATION":
                     text = str(item).strip()
                     if after == "play":
@@ -305,9 +110,9 @@ class _GameReader:
                         after = "annotation"
                         continue
                     if after:
-                        self.error("the annotation right after the play", text, *_at(item))
+                        self.error("the annotation right after the play", text, *token_at(item))
                     else:
-                        self.error("a play before the annotation", text, *_at(item))
+                        self.error("a play before the annotation", text, *token_at(item))
                         numbering.pending = None  # that error says it
                 elif kind == "NAG":
                     if not after:
@@ -327,42 +132,33 @@ class _GameReader:
                 self.lone_turn_number(numbering, closing)
         return leading
 
-    def lone_turn_number(self, numbering: _Numbering, found: str) -> None:
-        """Report a turn number that no play followed: nothing written may vanish silently."""
-        assert numbering.pending is not None
-        token, at = numbering.pending
-        numbering.pending = None
-        piece = _PIECE.match(str(token), at)
-        written = piece.group() if piece is not None else str(token)[at:].split()[0]
-        self.error(f"a play after the turn number {written}", found, *self.where(token, at))
-
     def nag(self, token: Token, plays: list[WrittenPlay] | None) -> None:
         text = str(token).strip()
         if plays is None:
-            self.error("a play before the glyph", text, *_at(token))
+            self.error("a play before the glyph", text, *token_at(token))
             return
-        value = _number(text[1:])
+        value = read_number(text[1:])
         if value > 255:
-            self.error("a glyph from $0 to $255", text, *_at(token))
+            self.error("a glyph from $0 to $255", text, *token_at(token))
         plays[-1] = replace(plays[-1], nags=(*plays[-1].nags, value))
 
-    def variation(self, variation: _Variation, plays: list[WrittenPlay]) -> None:
+    def variation(self, variation: Variation, plays: list[WrittenPlay]) -> None:
         if not plays:
-            self.error("a play before the variation", "(", *_at(variation.opening))
+            self.error("a play before the variation", "(", *token_at(variation.opening))
             return
         replaced = plays[-1]
         alternative: list[WrittenPlay] = []
-        numbering = _Numbering(replaced.turn, replaced.side)
+        numbering = Numbering(replaced.turn, replaced.side)
         leading = self.line(variation.items, numbering, alternative, True, ")")
         if not alternative:
-            self.error("a play in the variation", ")", *_at(variation.closing))
+            self.error("a play in the variation", ")", *token_at(variation.closing))
             return
         if leading:
             alternative[0] = replace(alternative[0], comments_before=tuple(leading))
         plays[-1] = replace(replaced, variations=(*replaced.variations, tuple(alternative)))
 
     def plays(
-        self, token: Token, numbering: _Numbering, plays: list[WrittenPlay], in_variation: bool
+        self, token: Token, numbering: Numbering, plays: list[WrittenPlay], in_variation: bool
     ) -> bool:
         """Read the turn numbers and plays of one token; True if its last word ended a play.
 
@@ -370,13 +166,15 @@ class _GameReader:
         annotation or variation. It is split into lines, then words; the common words (dice such
         as ``6-5:``, steps such as ``24/18``, the expected turn number such as ``12.`` or
         ``12...``) are read with a dictionary look-up or one comparison, anything else by
-        ``_PIECE`` and the general code below. The open play and the numbering are kept in local
-        variables rather than objects, which this loop would otherwise build for every play.
+        the piece pattern (``word_patterns().piece``) and the general code below. The open play
+        and the numbering are kept in local variables rather than objects, which this loop would
+        otherwise build for every play.
         """
         text = str(token)
-        # "12. ..." (Black's number written apart) is two words that only _PIECE reads as one.
+        # "12. ..." (Black's number written apart): two words that only the piece pattern reads
+        # as one.
         spaced_marks = "..." in text and spaced_turn_number(text)
-        line, left = _at(token)  # the column of offset ``at`` on the current line is at + left
+        line, left = token_at(token)  # the column of offset ``at`` on the current line is at + left
         line += self.offset - 1  # the loop below adds one at every line, the first included
         # The open play: its moves (None when no play is open), side, turn, dice and start.
         moves: list[Move] | None = None
@@ -398,7 +196,8 @@ class _GameReader:
         # The last turn number no play has followed yet: its token and offset (-1: none).
         pending_token, pending = numbering.pending or (token, -1)
         # Globals as locals: this loop runs for every word of every play.
-        dice_words, step_shapes, new_tuple, new_play = _DICE, _STEP_SHAPES, _new_tuple, _new_play
+        dice_words, step_shapes, tuple_of = DICE_WORDS, STEP_SHAPES, new_tuple
+        piece_of = word_patterns().piece.match
         find = text.find
         for row in text.split("\n"):
             line += 1
@@ -414,55 +213,30 @@ class _GameReader:
                 if rolled is None and moves is not None and word[-1] != ".":
                     shape = step_shapes.get(word)
                     if shape is None:
-                        shape = _step_shape(word)
+                        shape = step_shape(word)
                     if shape:
                         column = at + left
                         for start, stop, repeat, hit, first, last in shape:
-                            span = new_tuple(Span, (line, column + first, line, column + last))
-                            moves.append(new_tuple(Move, (start, stop, repeat, hit, span)))
+                            span = tuple_of(Span, (line, column + first, line, column + last))
+                            moves.append(tuple_of(Move, (start, stop, repeat, hit, span)))
                         end, end_line, end_column = search, line, search - 1 + left
                         continue
-                    piece = _PIECE.match(text, at)
+                    piece = piece_of(text, at)
                     assert piece is not None  # every word matches the catch-all step
-                    kind = piece.lastgroup
-                    if kind == "share" and shared is None:
-                        # The opponent's share begins: the steps after it are the opponent's.
-                        shared, moves = moves, []
-                        open_pass = True
+                    if self.piece_of_play(token, piece, at, word, moves, shared, open_pass):
+                        if piece.lastgroup == "share":
+                            shared, moves = moves, []  # the steps after it are the opponent's
+                        unknown = unknown or piece.lastgroup == "unknown"
+                        open_pass = open_pass or piece.lastgroup != "step"
                         consumed = piece.end()
-                        end, end_line, end_column = consumed, line, consumed - 1 + left
-                        continue
-                    if kind == "unknown" and not moves and not open_pass:
-                        # "6-3: unknown": the roll stands, its play is not given
-                        consumed = piece.end()
-                        open_pass = unknown = True
-                        end, end_line, end_column = consumed, line, consumed - 1 + left
-                        continue
-                    if kind == "step" or (kind == "pass" and not moves and not open_pass):
-                        # A step with something wrong in it (the reader says what), or the pass
-                        # of "6-6: pass": both belong to the open play (one pass only: in
-                        # "6-6: pass pass" the second is the next play).
-                        consumed = piece.end()
-                        if kind == "step":
-                            self.step(token, at, word, moves)
-                        else:
-                            open_pass = True
                         end, end_line, end_column = consumed, line, consumed - 1 + left
                         continue
                 if moves is not None:
-                    span = new_tuple(Span, (begin_line, begin_column, end_line, end_column))
-                    if shared is None:
-                        played = tuple(moves)
-                        plays.append(new_play(side, turn, dice, played, text[begin:end], span))
-                    else:
-                        played = tuple(shared)
-                        plays.append(
-                            new_play(side, turn, dice, played, text[begin:end], span, tuple(moves))
-                        )
-                        shared = None
-                    if unknown:
-                        plays[-1] = replace(plays[-1], action="unknown")
-                    moves = None
+                    span = tuple_of(Span, (begin_line, begin_column, end_line, end_column))
+                    plays.append(
+                        closed_play(side, turn, dice, moves, shared, unknown, text[begin:end], span)
+                    )
+                    moves = shared = None
                 if rolled is not None:
                     pending = -1
                     side, turn, dice = next_side, next_turn, rolled
@@ -478,25 +252,27 @@ class _GameReader:
                     had_play = True
                     continue
                 had_play = False
-                if word[-1] == "." and not spaced_marks and not (in_variation and not plays):
-                    # The turn number expected: nothing to check; "12..." says Black plays next.
-                    if next_side == "white" and word == f"{next_turn}.":
-                        if pending >= 0:
-                            self.lone_turn_number_at(pending_token, pending, word)
-                        pending_token, pending = token, at
-                        continue
-                    if word == f"{next_turn}...":
-                        if pending >= 0:
-                            self.lone_turn_number_at(pending_token, pending, word)
-                        pending_token, pending = token, at
+                # The turn number expected: nothing to check; "12..." says Black plays next.
+                if (
+                    word[-1] == "."
+                    and not spaced_marks
+                    and not (in_variation and not plays)
+                    and (
+                        (next_side == "white" and word == f"{next_turn}.")
+                        or word == f"{next_turn}..."
+                    )
+                ):
+                    if pending >= 0:
+                        self.lone_turn_number_at(pending_token, pending, word)
+                    pending_token, pending = token, at
+                    if word[-2] == ".":
                         next_side = "black"
-                        continue
-                piece = _PIECE.match(text, at)
+                    continue
+                piece = piece_of(text, at)
                 assert piece is not None
                 consumed = piece.end()
-                kind = piece.lastgroup
                 end, end_line, end_column = consumed, line, consumed - 1 + left
-                if kind == "turn":
+                if piece.lastgroup == "turn":
                     if pending >= 0:
                         self.lone_turn_number_at(pending_token, pending, piece.group())
                     pending_token, pending = token, at
@@ -507,169 +283,20 @@ class _GameReader:
                 had_play = True
                 pending = -1
                 side, turn = next_side, next_turn
-                if next_side == "white":
+                if side == "white":
                     next_side = "black"
                 else:
-                    next_side = "white"
-                    next_turn += 1
-                if kind == "pass":
-                    span = new_tuple(Span, (line, at + left, end_line, end_column))
-                    plays.append(new_play(side, turn, None, (), text[at:end], span))
-                    continue
-                if kind == "cube":
-                    span = new_tuple(Span, (line, at + left, end_line, end_column))
-                    plays.append(self.cube_action(side, turn, piece.group(), span))
-                    continue
-                begin, begin_line, begin_column = at, line, at + left
-                moves = []
-                open_pass = unknown = False
-                if kind == "dice":
-                    dice = self.dice(token, piece)
-                else:
-                    # Steps with no dice before them: the grammar lets them through, so that the
-                    # message can say what is missing.
-                    if not self.dice_omitted:
-                        self.slip("steps-without-dice", word, *self.where(token, at))
-                    dice = None
-                    self.step(token, at, word, moves)
+                    next_side, next_turn = "white", turn + 1
+                span = tuple_of(Span, (line, at + left, end_line, end_column))
+                moves, dice = self.begun_play(token, piece, at, word, plays, side, turn, span)
+                if moves is not None:
+                    begin, begin_line, begin_column = at, line, at + left
+                    open_pass = unknown = False
         if moves is not None:
-            span = new_tuple(Span, (begin_line, begin_column, end_line, end_column))
-            if shared is None:
-                plays.append(new_play(side, turn, dice, tuple(moves), text[begin:end], span))
-            else:
-                played, shares = tuple(shared), tuple(moves)
-                plays.append(new_play(side, turn, dice, played, text[begin:end], span, shares))
-            if unknown:
-                plays[-1] = replace(plays[-1], action="unknown")
+            span = tuple_of(Span, (begin_line, begin_column, end_line, end_column))
+            plays.append(
+                closed_play(side, turn, dice, moves, shared, unknown, text[begin:end], span)
+            )
         numbering.side, numbering.turn = next_side, next_turn
         numbering.pending = (pending_token, pending) if pending >= 0 else None
         return had_play
-
-    @staticmethod
-    def cube_action(side: Side, turn: int, written: str, span: Span) -> WrittenPlay:
-        """The ply of a cube action as written: ``double 2``, ``take``, ``drop``, ``beaver``."""
-        words = written.split()
-        action = cast(Action, words[0].lower())
-        value = _number(words[1]) if len(words) > 1 else None
-        text = written.rstrip()
-        return WrittenPlay(side, turn, None, action=action, cube=value, text=text, span=span)
-
-    def lone_turn_number_at(self, token: Token, at: int, found: str) -> None:
-        numbering = _Numbering(0, "white")
-        numbering.pending = (token, at)
-        self.lone_turn_number(numbering, found)
-
-    def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int] | None:
-        if piece.group().startswith(UNKNOWN_ROLL):
-            return None  # "?-?:": the roll not given, the replay infers it from the steps
-        first, second = dice_numbers(piece.group())
-        high, low = _number(first), _number(second)
-        if not (1 <= high <= 6 and 1 <= low <= 6):
-            self.slip("dice-range", piece.group().rstrip(": \t"), *self.where(token, piece.start()))
-            return (high, low) if high >= low else (low, high)
-        dice = (high, low) if high >= low else (low, high)
-        if " " not in piece.group() and "\t" not in piece.group():
-            remember_dice(piece.group(), dice)  # a word as the inner loop meets it
-        return dice
-
-    def turn_number(
-        self, token: Token, piece: re.Match[str], numbering: _Numbering, variation_start: bool
-    ) -> None:
-        digits, black = turn_number_digits(piece.group())
-        number = _number(digits)
-        if numbering.free and (numbering.turn, numbering.side) == (1, "white"):
-            # nothing played yet: the fragment's first number is whatever it is
-            numbering.free = False
-            numbering.turn, numbering.side = number, "black" if black else "white"
-            return
-        if (
-            number == numbering.turn
-            and not variation_start
-            and (black or numbering.side == "white")
-        ):
-            numbering.side = "black" if black else "white"
-            return  # the usual case, checked without building the message
-        written = f"{number}..." if black else f"{number}."
-        if variation_start:
-            # A variation replaces the play before it: it starts with that play's number.
-            accepted = [
-                f"{numbering.turn}..." if numbering.side == "black" else f"{numbering.turn}."
-            ]
-        else:
-            accepted = numbering.accepts()
-        if written not in accepted:
-            shown = accepted[0] if len(accepted) == 1 else ", ".join(accepted[:-1])
-            if len(accepted) > 1:
-                shown += " or " + accepted[-1]
-            self.error(f"turn {shown}", piece.group(), *self.where(token, piece.start()))
-        numbering.turn = number
-        numbering.side = "black" if black else "white"
-
-    def step(self, token: Token, start: int, text: str, moves: list[Move]) -> None:
-        """Read ``24/18``, ``24/18/13``, ``13/7*(2)``, ``bar/22``, ``6/off`` into moves."""
-        count = 1
-        tail_hit = False
-        body = text
-        paren = text.find("(")
-        if paren >= 0:
-            close = text.index(")", paren)
-            count = _number(text[paren + 1 : close])
-            tail_hit = text.endswith("*")
-            body = text[:paren]
-            if not 1 <= count <= 15:
-                where = self.where(token, start + paren)
-                self.error("a repeat count from 1 to 15", text[paren : close + 1], *where)
-        parts = body.split("/")
-        points: list[int] = []
-        hits: list[bool] = []
-        offsets: list[int] = []
-        at = start
-        for part in parts:
-            hit = part.endswith("*")
-            name = part[:-1] if hit else part
-            point = _point(name)
-            if point > BAR:
-                self.slip("point-range", name, *self.where(token, at))
-            points.append(point)
-            hits.append(hit)
-            offsets.append(at)
-            at += len(part) + 1
-        if hits[0]:
-            where = self.where(token, start + len(parts[0]) - 1)
-            self.error("the hit mark * after the point landed on", body, *where)
-        if tail_hit:
-            hits[-1] = True
-        last = len(parts) - 1
-        for k in range(last):
-            end = start + len(text) if k + 1 == last else offsets[k + 1] + len(parts[k + 1])
-            span = self.span(token, offsets[k], end)
-            moves.append(Move(points[k], points[k + 1], count, hits[k + 1], span))
-
-
-def _at(token: Token) -> tuple[int, int]:
-    # Lark types the position as optional; every token the lexer makes has one.
-    return token.line or 0, token.column or 0
-
-
-def _comment_text(token: Token) -> str:
-    """A comment's words: inside its braces, or its ; lines joined by newlines."""
-    text: str = token
-    if text[0] != "{":
-        return "\n".join(line.strip()[1:].strip() for line in text.strip().split("\n"))
-    # One slice of the token, not three copies of a comment that may be a megabyte long.
-    end = len(text.rstrip()) - 1
-    start = 1
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return text[start:end]
-
-
-_TAG_CHECKS: dict[str, tuple[re.Pattern[str], str]] = {
-    "Date": (_DATE, "a date such as 1818.??.?? (year.month.day, ?? where unknown)"),
-    "Result": (_RESULT, "a result such as 2-0 or *"),
-    "Match": (_POSITIVE, "a match length in points, such as 7"),
-    "Game": (_POSITIVE, "a game number such as 3"),
-    "Score": (_SCORE, "a score before the game, such as 2-1"),
-}

@@ -5,43 +5,63 @@ The reader's inner loop reads most words by a dictionary look-up; what it cannot
 
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..numerals import ascii_int
 from ..record import BAR, OFF, Move, Side, Span, WrittenPlay, point_name
 from .grammar import terminal
 
-#: the words of a play, from the grammar's terminals. Steps are whole words (``\Z`` after them);
-#: turn numbers are matched where they begin, however they end (resynchronising finds them so)
-_TURN_NUMBER = re.compile(terminal("_TURN_NUMBER"))
-_STEP = re.compile(terminal("_STEP") + r"\Z")
+
+@dataclass(frozen=True, slots=True)
+class WordPatterns:
+    """The words of a play as regular expressions, built from the grammar's terminals."""
+
+    #: a turn number, matched where it begins however it ends (resynchronising finds them so)
+    turn_number: re.Pattern[str]
+    #: a whole step word (``\Z`` after it)
+    step: re.Pattern[str]
+    #: the pieces of a TURN or PLAY token, one named group a kind; the grammar has already
+    #: checked their shape, and anything else is a step with something wrong in it
+    piece: re.Pattern[str]
+
+
+@functools.cache
+def word_patterns() -> WordPatterns:
+    """The patterns of :class:`WordPatterns`, built on first use (the grammar with them)."""
+    return WordPatterns(
+        re.compile(terminal("_TURN_NUMBER")),
+        re.compile(terminal("_STEP") + r"\Z"),
+        re.compile(
+            f"(?P<turn>{terminal('_TURN_NUMBER')})"
+            f"|(?P<dice>{terminal('_DICE')})"
+            f"|(?P<pass>{terminal('_PASS')})"
+            f"|(?P<share>{terminal('_SHARE')})"
+            f"|(?P<cube>{terminal('_CUBE')})"
+            f"|(?P<unknown>{terminal('_UNKNOWN')})"
+            r"|(?P<step>\S+)"
+        ),
+    )
+
+
 _SPACES = re.compile(r"[ \t]")
-# Pieces of a TURN or PLAY token; the grammar has already checked their shape.
-_PIECE = re.compile(
-    f"(?P<turn>{terminal('_TURN_NUMBER')})"
-    f"|(?P<dice>{terminal('_DICE')})"
-    f"|(?P<pass>{terminal('_PASS')})"
-    f"|(?P<share>{terminal('_SHARE')})"
-    f"|(?P<cube>{terminal('_CUBE')})"
-    f"|(?P<unknown>{terminal('_UNKNOWN')})"
-    r"|(?P<step>\S+)"
-)
 
 #: the dice words met so far that were well formed and in range, by their word ("6-5:"), so that
 #: the reader's inner loop reads the common ones by one look-up; filled by :func:`remember_dice`
-_DICE: dict[str, tuple[int, int]] = {}
+DICE_WORDS: dict[str, tuple[int, int]] = {}
 #: the words bar and off, as the record spells them
 _NAMED_POINTS = {point_name(BAR): BAR, point_name(OFF): OFF}
 # Longer numbers are out of every range; int() of 5,000 digits would even raise.
 _MAX_DIGITS = 9
 _TOO_BIG: int = 10**_MAX_DIGITS
-_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 
 
 def spaced_turn_number(text: str) -> bool:
     """Whether a token holds Black's turn number written apart ("12. ..."): two words, one piece."""
-    return any(_SPACES.search(m.group()) for m in _TURN_NUMBER.finditer(text))
+    return any(_SPACES.search(m.group()) for m in word_patterns().turn_number.finditer(text))
 
 
 def turn_number_digits(piece: str) -> tuple[str, bool]:
@@ -61,48 +81,48 @@ def dice_numbers(piece: str) -> tuple[str, str]:
 
 def remember_dice(word: str, dice: tuple[int, int]) -> None:
     """Note dice read from a whole word, for the inner loop's look-up (bounded, like steps)."""
-    if len(_DICE) < 10_000:
-        _DICE[word] = dice
+    if len(DICE_WORDS) < 10_000:
+        DICE_WORDS[word] = dice
 
 
-def _number(digits: str) -> int:
+def read_number(digits: str) -> int:
     """The value of ASCII digits; anything else is out of every range (never an exception)."""
     number = ascii_int(digits, most_digits=_MAX_DIGITS)
     return _TOO_BIG if number is None else number
 
 
-def _point(text: str) -> int:
+def read_point(text: str) -> int:
     """A point as written: a number, bar or off; anything else is out of range (never raises)."""
     named = _NAMED_POINTS.get(text.lower())
     if named is not None:
         return named
-    return _number(text)
+    return read_number(text)
 
 
 #: the moves of the step words met so far, as (start, end, count, hit, first, last character)
-_STEP_SHAPES: dict[str, tuple[tuple[int, int, int, bool, int, int], ...]] = {}
+STEP_SHAPES: dict[str, tuple[tuple[int, int, int, bool, int, int], ...]] = {}
 
 
-def _step_shape(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
+def step_shape(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
     """The moves of a well-formed step word (empty if it is not one), remembered.
 
     A corpus uses few distinct step words (``24/18``, ``13/9(2)``, ``24/18/13``...), so each is
-    split once; a word with anything wrong is left to :meth:`_GameReader.step`, which reports it.
+    split once; a word with anything wrong is left to :meth:`GameReader.step`, which reports it.
     """
     shape = _read_step(word)
-    if len(_STEP_SHAPES) < 10_000:  # bounded, whatever the input
-        _STEP_SHAPES[word] = shape
+    if len(STEP_SHAPES) < 10_000:  # bounded, whatever the input
+        STEP_SHAPES[word] = shape
     return shape
 
 
 def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
-    if _STEP.match(word) is None:
+    if word_patterns().step.match(word) is None:
         return ()
     count = 1
     body = word
     paren = word.find("(")
     if paren >= 0:
-        count = _number(word[paren + 1 : word.index(")", paren)])
+        count = read_number(word[paren + 1 : word.index(")", paren)])
         body = word[:paren]
     parts = body.split("/")
     if not 1 <= count <= 15 or parts[0].endswith("*"):
@@ -111,7 +131,7 @@ def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
     offsets = []
     at = 0
     for part in parts:
-        point = _point(part.rstrip("*"))
+        point = read_point(part.rstrip("*"))
         if point > BAR:
             return ()
         points.append((point, part.endswith("*")))
@@ -133,7 +153,7 @@ _SET = {name: getattr(WrittenPlay, name).__set__ for name in WrittenPlay.__slots
 _SETTERS = tuple(_SET.values())  # in the order of the slots
 
 
-def _new_play(
+def new_play(
     side: Side,
     turn: int,
     dice: tuple[int, int] | None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..record import UNKNOWN_ROLL, GameRecord, WrittenPlay
-from .decoding import _TAG_START
+from .decoding import TAG_START
 
 #: tags in the order the writer puts them; any other tag follows, in the order it was written,
 #: before the bibliographic tags at the end
@@ -22,7 +22,7 @@ def _comment(text: str) -> str:
     # A comment holding a "}", or a line that would begin a game's tags, is written as ";" lines
     # (each ends its line; the reader joins a run of them into one comment again).
     lines = text.split("\n")
-    if "}" in text or any(_TAG_START.match(line) for line in lines[1:]):
+    if "}" in text or any(TAG_START.match(line) for line in lines[1:]):
         return "".join(f"; {line}\n" if line else ";\n" for line in lines)
     return "{" + text + "}"
 
