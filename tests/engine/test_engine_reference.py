@@ -98,7 +98,7 @@ OVERRIDES = [
 
 
 # the block conventions are written along the Jacquet route; backgammon (direction=opposite)
-# refuses them and has its own positions in tests/test_engine_backgammon.py
+# refuses them and has its own positions in tests/engine/test_engine_backgammon.py
 @pytest.mark.parametrize(
     "name", [name for name in RULESET_NAMES if Rules.named(name).direction == "same"]
 )
