@@ -462,7 +462,8 @@ def test_serve_migrates_an_archive_an_older_jacquet_wrote(
     as_version_1(archive, readonly)
     # as for a file this user may not write (root may write any, so the mode cannot show it)
     monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK)
-    result = CliRunner().invoke(main, ["serve", str(readonly)])
+    # a free port: the default (8001) may be another run's, and the port is bound before this
+    result = CliRunner().invoke(main, ["serve", str(readonly), "--port", str(free_port())])
     assert result.exit_code == 2
     [said] = result.output.strip().splitlines()
     assert said.startswith(f"jacquet: {readonly}: archive schema version 1 is older than")
