@@ -22,6 +22,9 @@ from jacquet_notation.position import Position, Side, opposite_point, other
 from jacquet_notation.rules import Rules
 from jacquet_notation.selfplay import Bot, play_game
 
+#: the brute-force reference on every ruleset: tens of seconds, out of the unit tier
+pytestmark = [pytest.mark.slow]
+
 ROUTE = [*range(12, 0, -1), *range(24, 12, -1)]  # the opponent's route, in the mover's numbering
 
 

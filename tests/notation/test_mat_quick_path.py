@@ -148,6 +148,7 @@ def test_the_quick_path_agrees_on_the_corpus_match_files() -> None:
 
 
 @pytest.mark.skipif(SHARED is None, reason="the shared match files are not here")
+@pytest.mark.slow
 def test_the_quick_path_agrees_on_the_shared_match_files() -> None:
     assert SHARED is not None
     lines = match_lines(SHARED)

@@ -6,12 +6,16 @@ import io
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jacquet_notation.errors import NotationError
 from jacquet_notation.notation import parse_game, parse_games, read_games, write_game, write_games
 from jacquet_notation.record import GameRecord, Span
+
+#: hundreds of generated files a test: out of the unit tier (docs/development.md)
+pytestmark = [pytest.mark.slow]
 
 DATA = Path(__file__).parents[1] / "data" / "notation"
 FIXTURES = [path.read_bytes() for path in sorted(DATA.glob("*.jqt"))]

@@ -250,6 +250,7 @@ def test_gnubgs_two_refused_plays_are_legal_entries_and_hits() -> None:
 
 
 @needs_shared
+@pytest.mark.slow
 def test_every_shared_match_file_is_read_and_validated() -> None:
     reports = list(validate_paths([str(SHARED)]))
     assert all(r.status != "unreadable" for r in reports)

@@ -288,6 +288,7 @@ class _Discard(io.RawIOBase):
         return len(data)
 
 
+@pytest.mark.slow
 def test_export_and_import_memory_stays_flat(tmp_path: Path) -> None:
     # tracemalloc slows every allocation: few games, but ten times as many in the second run
     records = list(generate_records(10, 2, Rules.named("jacquet")))
