@@ -93,7 +93,8 @@ ODD = [
     "\x1c",
     "\u00e9",
 ]
-#: the short files of the issue, {d} a Unicode digit (tests/test_unicode_digits.py has the same)
+#: the short files of the issue, {d} a Unicode digit (tests/integration/test_unicode_digits.py has
+#: the same)
 SHAPES = [
     '; [Match "{d}"]\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n',
     "{d} point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n",

@@ -358,7 +358,7 @@ def desk_post(port: int) -> tuple[bytes, dict[str, str]]:
 def costly_post(headers: dict[str, str], size: int = 228_000) -> tuple[bytes, dict[str, str]]:
     """A costly check as the desk's page would send it: ``size`` bytes of one-play backgammon
     fragments written without dice, from an open position (every man a blot or a pair), one in
-    four not legal (tests/test_desk.py's ``costly_fragments``: the same kind of text)."""
+    four not legal (tests/browse/test_desk.py's ``costly_fragments``: the same kind of text)."""
     import json
 
     from jacquet_notation.engine import ROLLS, legal_plays

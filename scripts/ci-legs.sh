@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # CI's extra legs, each in a fresh virtual environment of its own (docs/development.md):
 #   newest  every dependency at the newest version pyproject allows (pip's eager upgrade), on the
-#           newest Python here: ruff, mypy and the fast tests. Turns CI red the day a release
-#           breaks us, not the day a user finds it. Its versions are written to
+#           newest Python here: ruff, mypy and the unit tier (-m unit). Turns CI red the day a
+#           release breaks us, not the day a user finds it. Its versions are written to
 #           artifacts/newest-freeze.txt, so a red run can be reproduced.
 #   oldest  every direct dependency at its declared lower bound (constraints/lowest.txt), on the
-#           oldest Python claimed (3.11): ruff, mypy and the fast tests.
+#           oldest Python claimed (3.11): ruff, mypy and the unit tier.
+# The integration and browser tiers run once, in .ci/run's last leg (docs/development.md).
 # Usage: bash scripts/ci-legs.sh [newest] [oldest]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,7 +44,7 @@ for leg in "${legs[@]}"; do
         pip_install --upgrade pip
         pip_install --upgrade --upgrade-strategy eager -e '.[test]'
         python3 -m pip freeze --exclude-editable > artifacts/newest-freeze.txt
-        JACQUET_CONSTRAINTS=artifacts/newest-freeze.txt bash scripts/test.sh -m "not slow"
+        JACQUET_CONSTRAINTS=artifacts/newest-freeze.txt bash scripts/test.sh -m unit
       )
       ;;
     oldest)
@@ -53,7 +54,7 @@ for leg in "${legs[@]}"; do
         . "$venvs/oldest/bin/activate"
         pip_install -e '.[test]' -c constraints/lowest.txt
         python3 -m pip freeze --exclude-editable > artifacts/oldest-freeze.txt
-        JACQUET_CONSTRAINTS=constraints/lowest.txt bash scripts/test.sh -m "not slow"
+        JACQUET_CONSTRAINTS=constraints/lowest.txt bash scripts/test.sh -m unit
       )
       ;;
     *) echo "ci-legs.sh: unknown leg $leg (newest, oldest)" >&2; exit 2 ;;

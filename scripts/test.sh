@@ -6,7 +6,9 @@
 # the versions CI passed with, so that a red run can be reproduced; JACQUET_CONSTRAINTS names
 # another constraints file (constraints/lowest.txt: the oldest versions pyproject allows), or
 # none when set empty (pip then picks the newest allowed). Arguments go to pytest (for instance
-# -m "not slow"). docs/development.md says more.
+# -m unit: the quick tier). pytest runs on JACQUET_WORKERS processes (2 unless set; 0 runs in
+# this one), a test file to each (--dist loadfile: a module's server and browser start once),
+# because the integration and browser tiers mostly wait. docs/development.md says more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,4 +38,4 @@ echo "test.sh: $(python3 --version), constraints: ${constraints:-none (newest al
 python3 -m ruff check jacquet_notation tests bench
 python3 -m ruff format --check jacquet_notation tests bench
 python3 -m mypy
-python3 -m pytest -q "$@"
+python3 -m pytest -q -n "${JACQUET_WORKERS:-2}" --dist loadfile "$@"

@@ -14,6 +14,56 @@ import pytest
 from helpers import serving, watched_page
 
 ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+
+#: the folders whose tests are of their own tier; every other folder's are ``unit``
+TIER_FOLDERS = {"browser": "browser", "integration": "integration"}
+#: a unit test that takes longer than this (seconds, setup and teardown included) is reported
+UNIT_BUDGET = 2.0
+
+
+def tier_of(item: pytest.Item) -> str:
+    """The one tier a test runs in: its folder's, unless it drives Chromium (``browser``) or is
+    marked ``slow`` or ``integration`` by hand, which takes it out of the quick unit tier."""
+    folder = Path(str(item.path)).resolve().relative_to(TESTS).parts[0]
+    if folder in TIER_FOLDERS:
+        return TIER_FOLDERS[folder]
+    fixtures = getattr(item, "fixturenames", ())
+    if item.get_closest_marker("browser") or "browser" in fixtures or "page" in fixtures:
+        return "browser"
+    if item.get_closest_marker("integration") or item.get_closest_marker("slow"):
+        return "integration"
+    return "unit"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test with its tier, so that ``-m unit`` (CI's quick legs) selects by cost."""
+    for item in items:
+        item.add_marker(tier_of(item))
+
+
+#: the unit tests over UNIT_BUDGET in this run: node id -> seconds (setup, call and teardown)
+_unit_seconds: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add up each unit test's phases; under xdist this runs in the controller too."""
+    if "unit" in report.keywords:
+        _unit_seconds[report.nodeid] = _unit_seconds.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """List the unit tests over budget at the end of a run: a report for CI's log to show drift,
+    never a failure (a slow machine must not turn the suite red)."""
+    over = sorted(
+        ((seconds, nodeid) for nodeid, seconds in _unit_seconds.items() if seconds > UNIT_BUDGET),
+        reverse=True,
+    )
+    if not over:
+        return
+    terminalreporter.section(f"unit tests over {UNIT_BUDGET:g} s (move them or mark them slow)")
+    for seconds, nodeid in over:
+        terminalreporter.write_line(f"{seconds:6.2f} s  {nodeid}")
 
 
 @pytest.fixture(scope="session")

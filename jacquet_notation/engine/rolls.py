@@ -38,7 +38,7 @@ def rolls_for_play(
 
     Empty when no roll fits; then :func:`why_no_roll` says why, in a player's words. Asks only
     the :func:`candidate_rolls` (the same answer as asking all 21:
-    ``tests/test_rolls_candidates.py``), and gives up between rolls once a :mod:`..budget`
+    ``tests/engine/test_rolls_candidates.py``), and gives up between rolls once a :mod:`..budget`
     deadline has passed.
     """
     fits: list[tuple[tuple[int, int], Play]] = []

@@ -148,7 +148,7 @@ def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
 
 # WrittenPlay is a frozen dataclass, whose __init__ sets its fourteen fields through
 # object.__setattr__; the reader builds one per play, so it sets the slots directly, which
-# makes the same object three times faster (tests/test_record.py checks they are equal).
+# makes the same object three times faster (tests/notation/test_record.py checks they are equal).
 _SET = {name: getattr(WrittenPlay, name).__set__ for name in WrittenPlay.__slots__}
 _SETTERS = tuple(_SET.values())  # in the order of the slots
 
