@@ -42,8 +42,8 @@ import apsw
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from jacquet_notation._gc import fewer_collections  # noqa: E402
 from jacquet_notation.archive import import_paths  # noqa: E402
+from jacquet_notation.garbage import fewer_collections  # noqa: E402
 from jacquet_notation.generate import generate_records  # noqa: E402
 from jacquet_notation.notation import read_games, write_game  # noqa: E402
 from jacquet_notation.rules import Rules  # noqa: E402

@@ -6,7 +6,7 @@ command's one-line help from its function's docstring in the module's source, so
 commands pays for neither Lark nor lxml nor Datasette. A command module that cannot be imported
 is an error naming it, never a command silently left out. Domain errors
 (:class:`~jacquet_notation.errors.JacquetError`) become one-line messages and exit codes in the
-command layer (``commands/_common.py``, ``domain_errors``) and nowhere else.
+command layer (``commands/common.py``, ``domain_errors``) and nowhere else.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ._gc import fewer_collections
 from .errors import JacquetError, NotationError
+from .garbage import fewer_collections
 from .match import (
     GameSummary,
     check_game,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ._xml.export import ExportCounts, game_element, replayed_element, status_of, write_xml
 from ._xml.format import FORMAT_VERSION, MAX_DEPTH, MAX_VARIATION_DEPTH, NAMESPACE, XmlError
 from ._xml.reading import parse_document, read_xml, record_from_element, record_text
-from ._xml.schema import schema, scoresheet, stylesheet
+from ._xml.schema import safe_parser, schema, scoresheet, stylesheet
 
 __all__ = [
     "FORMAT_VERSION",
@@ -37,6 +37,7 @@ __all__ = [
     "record_from_element",
     "record_text",
     "replayed_element",
+    "safe_parser",
     "schema",
     "scoresheet",
     "status_of",

@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 
 import sqlite_utils
 
-from .._gc import fewer_collections
 from ..errors import JacquetError
+from ..garbage import fewer_collections
 from ..match import GameSummary, match_summary
 from ..notation import GameChunk, parse_chunk, split_games
 from ..rules import Rules

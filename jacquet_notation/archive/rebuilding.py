@@ -6,7 +6,7 @@ import os
 
 import sqlite_utils
 
-from .._gc import fewer_collections
+from ..garbage import fewer_collections
 from ..match import GameSummary
 from ..rules import Rules
 from . import store

@@ -71,7 +71,9 @@ class DerivedGame:
 _DICE = [[f"{high}-{low}" for low in range(7)] for high in range(7)]
 
 
-def _hash(text: str) -> str:
+def game_hash(text: str) -> str:
+    """A game's id: the first 16 hex digits of the SHA-256 of its canonical text (of its own
+    text, for a game that could not be read), so that one game read twice is one row."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -197,11 +199,11 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
     if record.errors:
         status = "unreadable"
         canonical = None
-        game_id = _hash("unreadable:" + record.text.replace("\r\n", "\n"))
+        game_id = game_hash("unreadable:" + record.text.replace("\r\n", "\n"))
     else:
         status = "invalid" if game.errors else "valid"
         canonical = write_game(record)
-        game_id = _hash(canonical)
+        game_id = game_hash(canonical)
     comments = list(record.comments)
     plies = _Plies(game_id)
     plies.read(record, game, comments)

@@ -75,7 +75,7 @@ def _data_version(conn: apsw.Connection) -> int:
     return int(next(iter(conn.execute("PRAGMA data_version")))[0])
 
 
-def _picklable(error: BaseException) -> BaseException:
+def picklable_error(error: BaseException) -> BaseException:
     """``error`` as the importer raises it: an APSW error as ``sqlite3``'s of the same kind, and
     a plain error saying the same when it cannot cross the pipe."""
     if isinstance(error, apsw.Error):
@@ -147,7 +147,7 @@ class _Session:
             return Failed(store.busy_error(self.path))
         except Exception as error:
             self.rollback()
-            return Failed(_picklable(error))
+            return Failed(picklable_error(error))
 
     def write(self, batch: list[DerivedGame]) -> None:
         if self.failure is None and self.refused is None:
@@ -208,7 +208,7 @@ class _Session:
             return Finished(self.added, self.counts, self.messages)
         except Exception as error:
             self.rollback()
-            return Failed(_picklable(error))
+            return Failed(picklable_error(error))
         finally:
             self.failure = None
 
@@ -242,7 +242,7 @@ def _serve(
     try:
         session = _Session(path, rules)
     except Exception as error:  # the answer to the importer's first request
-        replies.send(Failed(_picklable(error)))
+        replies.send(Failed(picklable_error(error)))
         return
     try:
         while True:

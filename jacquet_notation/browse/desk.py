@@ -141,7 +141,8 @@ def _refusal(status: int, message: str) -> Response:
     return Response.json({"error": message}, status=status, headers={"cache-control": "no-store"})
 
 
-_RUNNING = threading.BoundedSemaphore(CHECKS_AT_ONCE)
+#: the places of the checks that may run at once: a check's thread holds one until it ends
+CHECK_PLACES = threading.BoundedSemaphore(CHECKS_AT_ONCE)
 
 
 def _check_if_free(text: str, line: int, column: int, deadline: float) -> dict[str, Any] | None:
@@ -153,7 +154,7 @@ def _check_if_free(text: str, line: int, column: int, deadline: float) -> dict[s
     starts (late already) then holds none. Checks that merely overlap wait their turn (one
     takes milliseconds); places held by costly checks for half the time limit make it busy.
     """
-    if not _RUNNING.acquire(timeout=max(0.0, min(TIME_LIMIT / 2, deadline - time.monotonic()))):
+    if not CHECK_PLACES.acquire(timeout=max(0.0, min(TIME_LIMIT / 2, deadline - time.monotonic()))):
         return None
     try:
         with time_budget(deadline):
@@ -161,7 +162,7 @@ def _check_if_free(text: str, line: int, column: int, deadline: float) -> dict[s
     except OutOfTime:
         raise Refused(503, _LATE) from None
     finally:
-        _RUNNING.release()
+        CHECK_PLACES.release()
 
 
 def _check_token(request: Any) -> None:

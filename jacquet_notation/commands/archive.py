@@ -9,7 +9,7 @@ import click
 
 from ..rules import RULESET_NAMES, Rules
 from ..wording import plural
-from ._common import (
+from .common import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,

@@ -27,7 +27,7 @@ from ..numerals import ascii_int
 from ..record import GameRecord
 from ..rules import RULESET_NAMES, Rules
 from ..wording import plural
-from ._common import (
+from .common import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,

@@ -25,7 +25,7 @@ from ..notation import read_games, write_game
 from ..replay import replay, with_inferred_dice
 from ..reporting import describe_error
 from ..sources import STDIN, UnreadablePath, open_source, record_files, source_name
-from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, echo, with_context
+from .common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, echo, with_context
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ import click
 from ..generate import generate_records
 from ..notation import write_game
 from ..rules import RULESET_NAMES, Rules
-from ._common import domain_errors
+from .common import domain_errors
 
 
 @click.command()

@@ -12,7 +12,7 @@ from ..board_terms import side_name
 from ..engine import Play, legal_plays
 from ..position import Position
 from ..rules import Rules
-from ._common import CleanError, domain_errors
+from .common import CleanError, domain_errors
 
 
 def parse_dice(text: str) -> tuple[int, int]:

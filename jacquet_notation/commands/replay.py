@@ -17,7 +17,7 @@ from ..replay import replay as replay_game
 from ..rules import RULESET_NAMES, Rules
 from ..sources import unreadable_reason
 from ..svg import board_svg
-from ._common import EXIT_INVALID, CleanError, domain_errors, echo
+from .common import EXIT_INVALID, CleanError, domain_errors, echo
 
 
 def _heading(ply: ReplayedPly) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import click
 
 from ..wording import plural
-from ._common import CleanError, domain_errors, echo
+from .common import CleanError, domain_errors, echo
 
 #: where record files are archived when no --archive is given (the current folder)
 DEFAULT_ARCHIVE = "jacquet-archive.db"

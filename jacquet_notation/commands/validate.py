@@ -10,7 +10,7 @@ import click
 from ..rules import RULESET_NAMES, Rules
 from ..validation import GameReport, validate_paths
 from ..wording import plural
-from ._common import (
+from .common import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,

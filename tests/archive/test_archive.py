@@ -183,7 +183,7 @@ def test_a_game_lands_with_its_tags_names_turns_and_positions(tmp_path: Path) ->
         "game_index, options FROM games",
     )
     canonical = game[17]
-    assert game[0] == archive_rows._hash(canonical)
+    assert game[0] == archive_rows.game_hash(canonical)
     assert game[1:9] == (
         "Café de la Régence",
         "Paris",
@@ -613,7 +613,7 @@ def test_command_exit_codes_summary_and_no_progress_bar(tmp_path: Path) -> None:
 def test_command_progress_bar_only_on_a_terminal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from jacquet_notation.commands import _common as command
+    from jacquet_notation.commands import common as command
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     monkeypatch.delenv("CI", raising=False)

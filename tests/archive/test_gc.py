@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from jacquet_notation._gc import YOUNG_THRESHOLD, fewer_collections
+from jacquet_notation.garbage import YOUNG_THRESHOLD, fewer_collections
 
 
 def test_thresholds_inside_and_restored_after() -> None:

@@ -171,10 +171,10 @@ def test_a_check_past_the_time_limit_is_answered_503(
 
 def _all_places_free() -> None:
     """Wait until no check runs in this process (an earlier test's late thread may)."""
-    taken = [desk._RUNNING.acquire(timeout=60) for _ in range(desk.CHECKS_AT_ONCE)]
+    taken = [desk.CHECK_PLACES.acquire(timeout=60) for _ in range(desk.CHECKS_AT_ONCE)]
     assert all(taken)
     for _ in taken:
-        desk._RUNNING.release()
+        desk.CHECK_PLACES.release()
 
 
 def test_late_checks_that_run_on_are_bounded(
@@ -442,10 +442,10 @@ def test_a_costly_check_ends_when_its_answer_is_given_up(
     assert answer.status_code == 503 and "took longer" in answer.json()["error"]
     assert answered < 0.5 + desk.GRACE + 1.0
     # the check gave up at its deadline: its place is free at once, not when its work ends
-    taken = [desk._RUNNING.acquire(timeout=1.0) for _ in range(desk.CHECKS_AT_ONCE)]
+    taken = [desk.CHECK_PLACES.acquire(timeout=1.0) for _ in range(desk.CHECKS_AT_ONCE)]
     for took in taken:
         if took:
-            desk._RUNNING.release()
+            desk.CHECK_PLACES.release()
     assert all(taken)
     loop.close()
 

@@ -204,6 +204,6 @@ def test_the_writers_sqlite_errors_reach_the_importer_as_sqlite3s(
     raised: apsw.Error, expected: type[sqlite3.Error]
 ) -> None:
     # the writer binds through APSW; callers (and `jacquet archive`) catch sqlite3's errors
-    crossed = pickle.loads(pickle.dumps(writer._picklable(raised)))
+    crossed = pickle.loads(pickle.dumps(writer.picklable_error(raised)))
     assert type(crossed) is expected
     assert str(crossed) == str(raised)

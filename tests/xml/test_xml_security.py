@@ -175,7 +175,7 @@ def test_the_whole_document_parser_refuses_too() -> None:
 
 def test_the_parser_settings_would_not_resolve_entities_either() -> None:
     """Defence in depth: even past the DOCTYPE check, lxml is told not to expand anything."""
-    from jacquet_notation._xml.schema import safe_parser
+    from jacquet_notation.xml import safe_parser
 
     parser = safe_parser()
     root = etree.fromstring(XXE.encode(), parser)
