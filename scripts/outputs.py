@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
 DICE = [f"{a}-{b}" for a in range(1, 7) for b in range(a, 7)]
 #: what changes from one run to the next whatever the code: import times, temporary paths
+#: a page's CSRF token, new at every start of the server
+_TOKEN = re.compile(r'(name="jacquet-csrftoken" content=)"[^"]*"')
 _VOLATILE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:\+00:00|Z)?")
 
 
@@ -117,12 +119,13 @@ def write_pages(out: Path, db: Path) -> None:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
+        started = time.monotonic()
+        while time.monotonic() - started < 120:  # a loaded machine starts it slowly
             try:
-                urllib.request.urlopen(base + "/", timeout=2).read()
+                urllib.request.urlopen(base + "/", timeout=30).read()
                 break
-            except (urllib.error.URLError, ConnectionError):
-                time.sleep(0.1)
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.2)
         name = db.stem
         with sqlite3.connect(db) as conn:
             games = [row[0] for row in conn.execute("SELECT id FROM games ORDER BY rowid")]
@@ -143,13 +146,15 @@ def write_pages(out: Path, db: Path) -> None:
         pages.mkdir()
         for url in urls:
             try:
-                with urllib.request.urlopen(base + url, timeout=30) as answer:
+                with urllib.request.urlopen(base + url, timeout=120) as answer:
                     body = answer.read()
                     status = answer.status
             except urllib.error.HTTPError as error:
                 body, status = error.read(), error.code
             file = re.sub(r"[^A-Za-z0-9._-]+", "_", url.strip("/")) or "home"
-            (pages / f"{file}.html").write_bytes(f"{status}\n".encode() + body)
+            text = _VOLATILE.sub("TIME", body.decode("utf-8", "replace"))
+            text = _TOKEN.sub(r"\1\"TOKEN\"", text).replace(str(ROOT), "ROOT")
+            (pages / f"{file}.html").write_text(f"{status}\n{text}", encoding="utf-8")
     finally:
         server.terminate()
         server.wait(timeout=30)
