@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..archive import TURN_COLUMNS
 from ..board_terms import side_name
 from ..position import SIDES
 from .drawing import is_key
@@ -75,17 +76,12 @@ def stop_note(ply: dict[str, Any]) -> str:
     )
 
 
-#: the text columns of a turn the game page reads (each a string or NULL in a sound archive)
-TURN_TEXTS = (
-    "dice",
-    "written",
-    "steps",
-    "annotation",
-    "nags",
-    "comment",
-    "error",
-    "opponent_steps",
-    "cube",
+#: the text columns of a turn the game page reads (each a string or NULL in a sound archive):
+#: the schema's, but for the game they belong to, the numbers and the keys (checked apart)
+TURN_TEXTS = tuple(
+    column
+    for column in TURN_COLUMNS
+    if column not in ("game_id", "ply", "turn", "side", "pips", "key_before", "key_after")
 )
 
 
