@@ -23,6 +23,8 @@ LOCATIONS: Final = 26  #: off, points 1..24, bar
 
 NIBBLE: Final = 4  #: bits per location
 COUNT: Final = 15  #: one location's count, at the bottom of an int shifted down to it
+#: a side's men (every ruleset plays with fifteen): all on one location still fit its nibble
+MEN: Final = 15
 #: where each location's nibble starts
 SHIFT: Final = tuple(NIBBLE * location for location in range(LOCATIONS))
 #: the low bit of each location's nibble: adding ``FLAG[p]`` puts one more man on ``p``

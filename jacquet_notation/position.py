@@ -9,15 +9,15 @@ the JSON form give plain numbers.
 
 from __future__ import annotations
 
-import re
-from binascii import b2a_base64
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-# the location numbers and the packing are position's public names too (explicit re-exports)
-from .bits import COUNT, NIBBLE, bar_count, off_count
 from .bits import LOCATIONS as LOCATIONS
+from .bits import MEN as MEN
+
+# the location numbers and the packing are position's public names too (explicit re-exports)
+from .bits import bar_count, off_count
 from .bits import pack as pack
 from .bits import unpack as unpack
 from .board_terms import BAR as BAR
@@ -25,21 +25,17 @@ from .board_terms import OFF as OFF
 from .board_terms import Side as Side
 from .board_terms import shifted_point, side_name
 from .errors import PositionError
+from .keys import KEY_CHARACTER_CLASS as KEY_CHARACTER_CLASS
+from .keys import KEY_CHARS, key_counts
+from .keys import key_from_bits as key_from_bits
+from .keys import side_key_bits as side_key_bits
 from .numerals import ascii_int
 from .rules import Direction as Direction  # defined with the rules option; re-exported
 from .rules import Rules
 
 SIDES: tuple[Side, Side] = ("white", "black")
 
-MEN = 15
 
-_KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-_KEY_INDEX = {char: value for value, char in enumerate(_KEY_ALPHABET)}
-#: a regular expression's class of the characters a key is made of (for routes that take keys)
-KEY_CHARACTER_CLASS = "[" + re.escape(_KEY_ALPHABET) + "]"
-# turn bit + for each side 15 ones and 26 zeros (unary counts), padded to 14 characters of 6 bits
-_KEY_BITS = 1 + 2 * (MEN + LOCATIONS)
-_KEY_CHARS = 14
 #: the locations the readable form names by word
 _TEXT_POINTS = {"off": OFF, "bar": BAR}
 
@@ -150,6 +146,11 @@ class Position:
         """Men ``side`` has borne off."""
         return off_count(self.packed(side))
 
+    @property
+    def over(self) -> bool:
+        """Whether a side has borne off every man: the game is over, whatever the rules."""
+        return off_count(self.packed_white) == MEN or off_count(self.packed_black) == MEN
+
     def bar(self, side: Side) -> int:
         """Men of ``side`` on the bar (hitting rulesets only)."""
         return bar_count(self.packed(side))
@@ -249,28 +250,7 @@ class Position:
     @classmethod
     def from_key(cls, key: str) -> Position:
         """The position of a key made by :meth:`key`; raises PositionError on a bad key."""
-        if len(key) != _KEY_CHARS or any(char not in _KEY_INDEX for char in key):
-            raise PositionError(f"{key!r} is not a position key (14 characters of A-Z a-z 0-9 - _)")
-        value = 0
-        for char in key:
-            value = (value << 6) | _KEY_INDEX[char]
-        bits = bin(value)[2:].zfill(6 * _KEY_CHARS)
-        turn: Side = "black" if bits[0] == "1" else "white"
-        sides: list[list[int]] = []
-        rest = bits[1:]
-        try:
-            for _ in SIDES:
-                counts = []
-                for _ in range(LOCATIONS):
-                    ones = rest.index("0")
-                    counts.append(ones)
-                    rest = rest[ones + 1 :]
-                sides.append(counts)
-        except ValueError:
-            raise PositionError(f"{key!r} is not a position key") from None
-        if rest not in ("0", "1") or any(sum(counts) != MEN for counts in sides):
-            raise PositionError(f"{key!r} is not a position key")
-        direction: Direction = "opposite" if rest == "1" else "same"
+        turn, sides, direction = key_counts(key)
         position = cls.from_counts(sides[0], sides[1], turn, direction)
         if position.key() != key:
             raise PositionError(f"{key!r} is not a canonical position key")
@@ -286,7 +266,7 @@ class Position:
         starts from a position its rules could not reach; raises PositionError saying why.
         """
         text = value.strip()
-        if len(text) == _KEY_CHARS and ";" not in text and " " not in text:
+        if len(text) == KEY_CHARS and ";" not in text and " " not in text:
             position = cls.from_key(text)
         else:
             position = cls.from_text(text, rules.direction)
@@ -456,62 +436,3 @@ def _json_count(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MEN:
         raise PositionError(f"{what}: {value!r} is not a number of men from 0 to 15")
     return value
-
-
-# --------------------------------------------------------------------------------------------
-# The key
-#
-# One implementation, for :meth:`Position.key` and for the archive, which spells a key for every
-# ply of an import: it keeps each side's bits from play to play and computes them again only for
-# a side whose men moved.
-
-#: bits of one side in a key: its 26 locations' counts, each in unary then a zero (15 + 26)
-_SIDE_KEY_BITS = MEN + LOCATIONS
-#: the turn bit of a key with Black to move, above both sides' bits
-_BLACK_TO_MOVE = 1 << 2 * _SIDE_KEY_BITS
-#: zeros after the key's bits: up to 14 characters of 6 bits, then up to 12 bytes for base64
-_KEY_PADDING = 6 * _KEY_CHARS - _KEY_BITS + 12
-#: the key's 84th bit (the one after the sides'), set when the sides move in opposite directions
-_OPPOSITE_BIT = 1 << (_KEY_PADDING - 1)
-#: base64's two characters that base64url spells otherwise
-_TO_URLSAFE = bytes.maketrans(b"+/", b"-_")
-
-
-def _unary_pair(byte: int) -> tuple[int, int]:
-    """The key's bits for one byte of a packed side: two counts, each in unary then a zero."""
-    low, high = byte & COUNT, byte >> NIBBLE
-    first, second = ((1 << low) - 1) << 1, ((1 << high) - 1) << 1
-    return (first << (high + 1)) | second, low + high + 2
-
-
-#: the key's code and bit length for every byte of a packed side (two locations)
-_UNARY_PAIRS = tuple(_unary_pair(byte) for byte in range(256))
-
-
-def side_key_bits(packed: int) -> int:
-    """One side's part of a position key, from its packed counts: each location's count, from
-    location 0 up, in unary then a zero (41 bits; see :meth:`Position.key`).
-
-    Two locations (one byte of the packing) at a time, by table: measured faster than spelling
-    the hex digits in unary by ``str.translate`` (1.8 against 4.6 us a side).
-    """
-    value = 0
-    table = _UNARY_PAIRS
-    for byte in packed.to_bytes(LOCATIONS // 2, "little"):
-        code, length = table[byte]
-        value = (value << length) | code
-    return value
-
-
-def key_from_bits(
-    turn: Side, white_bits: int, black_bits: int, direction: Direction = "same"
-) -> str:
-    """The key of the position with ``turn`` to move and each side's :func:`side_key_bits`
-    (``direction``: how the numberings meet, the key's last bit)."""
-    value = (_BLACK_TO_MOVE if turn == "black" else 0) | white_bits << _SIDE_KEY_BITS | black_bits
-    value <<= _KEY_PADDING
-    if direction == "opposite":
-        value |= _OPPOSITE_BIT
-    # base64url over 12 bytes: the first 14 characters are exactly the 84 bits of the key
-    spelled = b2a_base64(value.to_bytes(12, "big"), newline=False)
-    return spelled[:_KEY_CHARS].translate(_TO_URLSAFE).decode("ascii")

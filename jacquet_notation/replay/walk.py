@@ -12,7 +12,6 @@ import enum
 from collections import Counter
 from collections.abc import Sequence
 
-from ..bits import off_count
 from ..board_terms import side_name
 from ..budget import check_time, deadline
 from ..engine import Play, holds_prime, legal_plays, score, validate_play, winner
@@ -24,7 +23,7 @@ from ..errors import (
     ReplayError,
     RulesError,
 )
-from ..position import MEN, Position, Side
+from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
 from .bare import blank_play, missing_play, pass_of
@@ -105,8 +104,7 @@ class _Replayer:
             if (
                 dice is None
                 or written.side != position.turn
-                or off_count(position.packed_white) == MEN
-                or off_count(position.packed_black) == MEN
+                or position.over
                 or (index == 0 and ordinary_opening and dice[0] == dice[1])
             ):
                 problem = self._check_play(written, position, index)

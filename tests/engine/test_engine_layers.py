@@ -136,11 +136,17 @@ def test_men_and_direction_are_defined_once_in_the_package() -> None:
     definitions: dict[str, list[str]] = {"MEN": [], "Direction": []}
     for path in PACKAGE.rglob("*.py"):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            targets = node.targets if isinstance(node, ast.Assign) else []
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign) and node.value is not None
+                else []
+            )
             for target in targets:
                 if isinstance(target, ast.Name) and target.id in definitions:
                     definitions[target.id].append(str(path.relative_to(PACKAGE)))
-    assert definitions == {"MEN": ["position.py"], "Direction": ["rules.py"]}
+    assert definitions == {"MEN": ["bits.py"], "Direction": ["rules.py"]}
 
 
 def test_the_engine_shifts_no_packed_int_by_a_raw_number() -> None:
