@@ -12,7 +12,7 @@ from typing import IO, Any
 
 from ..errors import NotationError
 from .grammar import terminal
-from .mat_reader import GAME_LINE, HEADER_LINE, LENGTH_LINE, is_match_file
+from .mat_header import GAME_LINE, HEADER_LINE, LENGTH_LINE, is_match_file
 
 # Cutting a stream into games: a line scanner, much cheaper than the parser, so that an error in
 # one game cannot swallow the next and memory holds one game at a time.
