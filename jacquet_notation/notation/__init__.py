@@ -11,9 +11,8 @@ The writer gives every record one canonical layout (see ``docs/notation.md``), s
 """
 
 from .. import __version__
-from .decoding import GameChunk, split_games
 from .grammar import grammar_file, parser, slips, terminal
-from .mat_reader import is_match_file
+from .mat_header import is_match_file
 from .mat_writer import split_matches, write_match, write_matches
 from .parsing import (
     MAX_PLAYS_TEXT,
@@ -23,6 +22,7 @@ from .parsing import (
     parse_games,
     read_games,
 )
+from .splitting import GameChunk, split_games
 from .writer import TAG_ORDER, write_game, write_games
 
 #: Raised whenever a change makes some text read, replayed or scored differently (2: the fix for

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from ..errors import NotationError
 from ..numerals import ascii_int
 from ..record import GameRecord, WrittenPlay
-from .mat_reader import GAME_TAGS, HEADER_TAGS, MAT_RULESET
+from .mat_header import GAME_TAGS, HEADER_TAGS, MAT_RULESET
 
 #: where Player 2's column begins, at least (gnubg's and Galaxy's 33)
 COLUMN = 33

@@ -13,12 +13,12 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from ..errors import NotationError
 from ..record import GameRecord, Span
-from .decoding import GameChunk, split_games
 from .grammar import Variation, parse, terminal
 from .mat_reader import parse_mat_game, with_text
 from .messages import token_at
 from .play_words import Numbering
 from .reader import GameReader
+from .splitting import GameChunk, split_games
 from .tags import UNESCAPE, tag_pattern
 from .words import turn_number_digits, word_patterns
 

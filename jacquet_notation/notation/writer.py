@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..record import UNKNOWN_ROLL, GameRecord, WrittenPlay
-from .decoding import TAG_START
+from .splitting import TAG_START
 
 #: tags in the order the writer puts them; any other tag follows, in the order it was written,
 #: before the bibliographic tags at the end

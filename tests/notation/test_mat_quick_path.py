@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from jacquet_notation.notation.mat_reader import _NUMBER, SCORE_LINE, _MatGame
+from jacquet_notation.notation.mat_reader import MOVE_NUMBER, SCORE_LINE, MatGame
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCHES = ROOT / "corpus" / "valid" / "backgammon-mat"
@@ -43,12 +43,12 @@ def dump(pieces: list[Any]) -> list[Any]:
 
 def both(line: str, side_of: int = 30, turn: int = 7) -> tuple[Any, Any, list[Any]]:
     """The quick path's pieces (None where it declines) and the scan's, and the scan's errors."""
-    numbered = _NUMBER.match(line)
+    numbered = MOVE_NUMBER.match(line)
     start = numbered.end() if numbered else 0
-    quick_reader = _MatGame("x.mat", 1, 10, [line])
+    quick_reader = MatGame("x.mat", 1, 10, [line])
     quick = quick_reader.quick_pieces(0, line, start, side_of, turn)
     assert not quick_reader.errors
-    scan_reader = _MatGame("x.mat", 1, 10, [line])
+    scan_reader = MatGame("x.mat", 1, 10, [line])
     scan = scan_reader.scan_pieces(0, line, start, side_of, turn)
     return (None if quick is None else dump(quick)), dump(scan), scan_reader.errors
 
@@ -123,9 +123,9 @@ def match_lines(folder: Path) -> list[tuple[str, int]]:
         side_of = 30
         for line in path.read_text(encoding="utf-8", errors="replace").split("\n"):
             score = SCORE_LINE.match(line) if len(line) < 1000 else None
-            if score is not None and not _NUMBER.match(line):
+            if score is not None and not MOVE_NUMBER.match(line):
                 side_of = score.start("c2") - len(score.group("n2")) - 1
-            elif _NUMBER.match(line):
+            elif MOVE_NUMBER.match(line):
                 found.append((line.rstrip("\r"), side_of))
     return found
 

@@ -14,7 +14,8 @@ from click.testing import CliRunner, Result
 
 from jacquet_notation.cli import main
 from jacquet_notation.notation import MAX_PLAYS_TEXT, MAX_VARIATION_DEPTH, parse_games, read_games
-from jacquet_notation.notation.grammar import POSSESSIVE_IS_SAFE, RUNS, _regexp, parser
+from jacquet_notation.notation.grammar import POSSESSIVE_IS_SAFE, RUNS, parser
+from jacquet_notation.notation.grammar import possessive as possessive_form
 from jacquet_notation.record import WrittenPlay
 
 NEXT_GAME = '[Event "next"]\n\n1. 6-5: 24/18 18/13 5-3: 24/21 21/16\n*\n'
@@ -226,7 +227,7 @@ def test_long_terminals_match_what_the_grammar_says(possessive: bool) -> None:
         if terminal.name not in RUNS:
             continue
         plain = re.compile(terminal.pattern.to_regexp())
-        rewritten = re.compile(_regexp(terminal.name, terminal.pattern.to_regexp(), possessive))
+        rewritten = re.compile(possessive_form(terminal.pattern.to_regexp(), possessive))
         assert rewritten.pattern != plain.pattern
         for text in texts:
             for at in range(len(text)):
