@@ -47,19 +47,21 @@ def _nagle_seen(listener: socket.socket) -> int:
     """TCP_NODELAY on the one connection asyncio accepts on ``listener``, as asyncio left it."""
     seen: list[int] = []
 
-    class Probe(asyncio.Protocol):
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            seen.append(_nodelay(transport.get_extra_info("socket")))
-            transport.close()
-
     async def one_connection() -> None:
+        made = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                seen.append(_nodelay(transport.get_extra_info("socket")))
+                transport.close()
+                if not made.done():
+                    made.set_result(None)
+
         server = await asyncio.get_running_loop().create_server(Probe, sock=listener)
         port = listener.getsockname()[1]
         _, writer = await asyncio.open_connection("127.0.0.1", port)
-        for _ in range(100):
-            if seen:
-                break
-            await asyncio.sleep(0.01)
+        # however loaded the machine: the connection is made once the loop gets to it
+        await asyncio.wait_for(made, timeout=60)
         writer.close()
         server.close()
 
