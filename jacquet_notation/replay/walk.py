@@ -44,6 +44,11 @@ class _Lead(enum.Enum):
 _LeadState = _Lead | tuple[int, int] | None
 
 
+def share(written: WrittenPlay) -> list[tuple[int, int]] | tuple[()]:
+    """The opponent's share of a written play as the engine takes it (Versailles), else none."""
+    return written.opponent_moves_as_pairs() if written.opponent_moves else ()
+
+
 class _Replayer:
     """Walks one line of play (the main line or a variation), collecting errors."""
 
@@ -71,7 +76,7 @@ class _Replayer:
         plies: list[ReplayedPly] = []
         errors: list[ReplayError] = []
         stopped = False
-        ordinary_opening = self.ordinary_opening
+        ordinary_opening, rules = self.ordinary_opening, self.rules
         # Tied lead dice under "every die is used": each side plays the double, then the lead is
         # thrown again (docs/rules.md), so the lead can last several plays; None once it is over.
         if lead is None and first_index == 0 and ordinary_opening and self.rules.every_die_used:
@@ -112,7 +117,16 @@ class _Replayer:
                 problem = None
             if lead is not None and problem is None:
                 problem, lead = self._lead(written, index, lead)
-            if problem is None:
+            if problem is None and dice is not None and written.moves:
+                try:  # the common case inline, once a play of a corpus: the written play checked
+                    play = validate_play(
+                        position, dice, written.moves_as_pairs(), rules, share(written)
+                    )
+                except (AmbiguousPlayError, IllegalPlayError):
+                    problem = self._resolve(ply, plays, offset)  # says why, or settles by marks
+                else:
+                    ply.play, ply.after = play, play.position
+            elif problem is None:
                 problem = self._resolve(ply, plays, offset)
             if problem is not None or ply.after is None:
                 if problem is not None:
@@ -126,7 +140,8 @@ class _Replayer:
             position = ply.after
             if ply.unplayed:  # the game ends on a roll left unplayed
                 continue
-            self._played(ply, prime_seen)
+            if self.marks_hits or self.track_primes:
+                self._played(ply, prime_seen)
             for variation in written.variations:
                 branch, _, branch_errors = self.line(
                     variation, ply.before, index, dict(prime_seen), lead_before
@@ -154,11 +169,7 @@ class _Replayer:
                 return self._bare_roll(ply, dice, plays, offset)
             else:
                 play = validate_play(
-                    position,
-                    dice,
-                    written.moves_as_pairs(),
-                    rules,
-                    written.opponent_moves_as_pairs() if written.opponent_moves else (),
+                    position, dice, written.moves_as_pairs(), rules, share(written)
                 )
         except AmbiguousPlayError as ambiguous:
             marked = self._by_marks(written, position) if self.marks_hits else None
