@@ -13,6 +13,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if ! python3 -c 'import sys; sys.exit(sys.prefix == sys.base_prefix)'; then
+  # Debian's own Python makes virtual environments only with its python3-venv package
+  if [ ! -x .venv/bin/python3 ] && ! python3 -c 'import ensurepip' >/dev/null 2>&1 \
+    && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+  fi
   [ -x .venv/bin/python3 ] || python3 -m venv .venv
   . .venv/bin/activate
 fi
