@@ -8,12 +8,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers import one, rows
+from helpers import SHARED_MAT, one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
 
 # the shared real match files beside the checkout (../shared/data/backgammon-mat)
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "backgammon-mat"
+SHARED = SHARED_MAT
 MATCHES = Path(__file__).resolve().parents[2] / "corpus" / "valid" / "backgammon-mat"
 MATCH_FILES = sorted(p for p in MATCHES.iterdir() if p.suffix in (".mat", ".txt"))
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/data/backgammon-mat")

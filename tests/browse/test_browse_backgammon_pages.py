@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, build_archive, corpus_archive, query, serving
+from helpers import ROOT, SHARED_MAT, build_archive, corpus_archive, query, serving
 from lxml import html
 
 from jacquet_notation.browse import desk
@@ -27,14 +27,7 @@ from jacquet_notation.rules import Rules
 
 #: the shared real match files beside the checkout (../shared/data/backgammon-mat), or beside
 #: the folder of worktrees that holds it (../../shared/...)
-SHARED = next(
-    (
-        folder / "shared" / "data" / "backgammon-mat"
-        for folder in Path(__file__).resolve().parents[2:5]
-        if (folder / "shared" / "data" / "backgammon-mat").is_dir()
-    ),
-    Path("/nonexistent"),
-)
+SHARED = SHARED_MAT
 #: Backgammon Studio's dialect; its game 3 has Black's ``41: bar/21 4/3*`` at ply 10
 STUDIO = SHARED / "Llabba" / "Llabba - Bigeagle32 9pt Backgammon Studio 2023_09_21 12_05_50.txt"
 #: Galaxy's dialect, a player written "lasse"

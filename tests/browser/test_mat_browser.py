@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import build_archive, query
+from helpers import SHARED_MAT, build_archive, query
 
 # the shared real match files beside the checkout (../shared/data/backgammon-mat)
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "backgammon-mat"
+SHARED = SHARED_MAT
 MATCH = SHARED / "lasse" / "match2516058.txt"
 
 pytestmark = [

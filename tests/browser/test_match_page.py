@@ -12,21 +12,10 @@ from urllib.parse import urljoin
 from urllib.request import urlopen
 
 import pytest
-from helpers import build_archive, query
+from helpers import SHARED_MAT, build_archive, query
 
-
-def _shared() -> Path:
-    """The shared match files beside the checkout, or one level higher (a worktree's)."""
-    here = Path(__file__).resolve()
-    for parent in (here.parents[3], here.parents[4]):
-        folder = parent / "shared" / "data" / "backgammon-mat"
-        if folder.is_dir():
-            return folder
-    return here.parents[3] / "shared" / "data" / "backgammon-mat"
-
-
-MATCH = _shared() / "Llabba" / "Llabba - Iandaurca 13pt Backgammon Studio 2023_03_24 12_56_54.txt"
-UNKNOWN = _shared() / "Llabba" / "Minchy - Llabba 13pt Backgammon Studio 2023_02_24 19_44_27.txt"
+MATCH = SHARED_MAT / "Llabba" / "Llabba - Iandaurca 13pt Backgammon Studio 2023_03_24 12_56_54.txt"
+UNKNOWN = SHARED_MAT / "Llabba" / "Minchy - Llabba 13pt Backgammon Studio 2023_02_24 19_44_27.txt"
 
 pytestmark = [
     pytest.mark.browser,

@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
+from helpers import SHARED_MAT
 
 from jacquet_notation.notation import (
     is_match_file,
@@ -24,7 +25,7 @@ GALAXY = MATCHES / "galaxy-1988527.mat"
 STUDIO = MATCHES / "studio-boardlord-llabba.mat"
 STUDIO_TXT = MATCHES / "studio-solnze-lasse.txt"
 # the shared real match files beside the checkout (../shared/data/backgammon-mat)
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "backgammon-mat"
+SHARED = SHARED_MAT
 
 HEADER = """; [Site "Test"]
 ; [Player 1 "anna"]

@@ -10,12 +10,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import run
 
 from jacquet_notation.notation import read_games
 from jacquet_notation.replay import ReplayedGame, replay
@@ -24,15 +24,6 @@ from jacquet_notation.validation import GameReport, validate_paths
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parents[1] / "data" / "mat"
 HAS_GNUBG = importlib.util.find_spec("gnubg") is not None
-
-
-def _jacquet(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "jacquet_notation", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def _reports(path: Path) -> list[GameReport]:
@@ -95,13 +86,13 @@ def test_the_archive_runs_the_match_checks_validate_runs(
     tmp_path: Path, name: str, kind: str
 ) -> None:
     path = DATA / name
-    validated = _jacquet("validate", "--json", str(path))
+    validated = run("validate", "--json", str(path))
     reports = [json.loads(line) for line in validated.stdout.splitlines() if line.startswith("{")]
     statuses = [report["status"] for report in reports]
     assert statuses[-1] == "invalid" and validated.returncode == 1
     assert kind in [error["kind"] for error in reports[-1]["errors"]]
     db = tmp_path / "a.db"
-    archived = _jacquet("archive", str(db), str(path))
+    archived = run("archive", str(db), str(path))
     assert archived.returncode == validated.returncode, archived.stdout + archived.stderr
     games, matches = _archive_statuses(db)
     assert games == statuses
@@ -109,7 +100,7 @@ def test_the_archive_runs_the_match_checks_validate_runs(
     # the archive's error is validate's, word for word (its line, column and message)
     assert reports[-1]["errors"][-1]["message"] in archived.stdout
     # a rebuild derives the same statuses again
-    assert _jacquet("archive", str(db), "--rebuild").returncode == 1
+    assert run("archive", str(db), "--rebuild").returncode == 1
     assert _archive_statuses(db)[0] == statuses
 
 
@@ -203,7 +194,7 @@ def test_unknown_marks_after_a_roll_keep_the_moves() -> None:
     # ``52: ???? bar/20* 13/11`` is 5-2 played so (gnubg blanks the marks); fmt keeps the moves
     [game] = _replayed(DATA / "xg-unknown-with-moves.mat")
     assert [m.start for m in game.plies[4].written.moves] == [25, 13]
-    written = _jacquet("fmt", str(DATA / "xg-unknown-with-moves.mat")).stdout
+    written = run("fmt", str(DATA / "xg-unknown-with-moves.mat")).stdout
     assert "5-2: bar/20* 13/11" in written
 
 
@@ -228,7 +219,7 @@ def test_a_latin1_header_is_read_as_cp1252_with_a_note() -> None:
     # gnubg reads the bytes as they are; a UTF-8 reading refused the whole file
     path = DATA / "fibs-latin1.mat"
     assert b"Sahl\xe9n" in path.read_bytes()
-    result = _jacquet("validate", "--json", str(path))
+    result = run("validate", "--json", str(path))
     assert result.returncode == 0, result.stdout
     [report] = [json.loads(line) for line in result.stdout.splitlines()]
     assert report["black"] == "Roland Sahlén" and report["status"] == "valid"
@@ -237,7 +228,7 @@ def test_a_latin1_header_is_read_as_cp1252_with_a_note() -> None:
         "line 8, column 45: not UTF-8 (the byte e9): read as cp1252",
     ]
     # an encoding asked for is the encoding: nothing noted
-    asked = _jacquet("validate", "--json", "--encoding", "latin-1", str(path))
+    asked = run("validate", "--json", "--encoding", "latin-1", str(path))
     assert "notes" not in json.loads(asked.stdout.splitlines()[0])
     try:
         _as_gnubg_reads(path)
@@ -268,7 +259,7 @@ def test_a_file_cut_inside_its_header_is_refused(tmp_path: Path) -> None:
     ):
         path = tmp_path / "cut.mat"
         path.write_text(text)
-        result = _jacquet("validate", str(path))
+        result = run("validate", str(path))
         assert result.returncode == 1
         [line] = [line for line in result.stdout.splitlines() if "cut inside its header" in line]
         assert line.startswith(f"{path}:")
@@ -289,7 +280,7 @@ def test_several_matches_in_one_file_are_each_read(tmp_path: Path) -> None:
     assert [g.record.tags["Game"] for g in games] == ["1", "2", "1"]
     assert games[2].record.plays[0].span.line == 25  # each line at its own number
     db = tmp_path / "a.db"
-    assert _jacquet("archive", str(db), str(path)).returncode == 0
+    assert run("archive", str(db), str(path)).returncode == 0
     with sqlite3.connect(db) as conn:
         rows = list(conn.execute("SELECT white, game_count, status FROM matches ORDER BY id"))
     assert rows == [("anna", 2, "valid"), ("carl", 1, "valid")]

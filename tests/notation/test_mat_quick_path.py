@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import SHARED_MAT
 
 from jacquet_notation.notation.mat_reader import MOVE_NUMBER, SCORE_LINE, MatGame
 
@@ -15,17 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MATCHES = ROOT / "corpus" / "valid" / "backgammon-mat"
 # the shared real match files beside the checkout (../shared/data/backgammon-mat), or beside
 # the folder of worktrees
-SHARED = next(
-    (
-        folder
-        for folder in (
-            ROOT.parent / "shared" / "data" / "backgammon-mat",
-            ROOT.parent.parent / "shared" / "data" / "backgammon-mat",
-        )
-        if folder.is_dir()
-    ),
-    None,
-)
+SHARED: Path | None = SHARED_MAT if SHARED_MAT.is_dir() else None
 
 
 def dump(pieces: list[Any]) -> list[Any]:

@@ -10,13 +10,14 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import SHARED_MAT
 
 from jacquet_notation.notation import read_games
 from jacquet_notation.replay import replay
 from jacquet_notation.validation import GameReport, validate_paths
 
 # the shared real match files beside the checkout (../shared/data/backgammon-mat)
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "backgammon-mat"
+SHARED = SHARED_MAT
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/data/backgammon-mat")
 HAS_GNUBG = importlib.util.find_spec("gnubg") is not None
 
