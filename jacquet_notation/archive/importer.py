@@ -230,15 +230,6 @@ class _Importer:
         summary.new_games += new_games
 
 
-def _stale(db: str | os.PathLike[str]) -> bool:
-    """Whether the archive at ``db`` holds games stored by another reader than this one."""
-    database = open_archive(db)
-    try:
-        return store.stale_imports(database.conn)
-    finally:
-        database.close()
-
-
 def import_paths(
     db: str | os.PathLike[str],
     paths: Sequence[str],
@@ -252,10 +243,12 @@ def import_paths(
     One transaction per file; a file whose sha256 is already in ``imports`` is skipped without
     being parsed. ``progress`` is called with the number of games just handled.
     """
-    if _stale(db):
-        # stored by another reader, which may have read them wrongly: derived again first
-        rebuild(db, rules=rules)
     database = open_archive(db)
+    if store.stale_imports(database.conn):
+        # stored by another reader, which may have read them wrongly: derived again first
+        database.close()
+        rebuild(db, rules=rules)
+        database = open_archive(db)
     try:
         importer = _Importer(database, os.fspath(db), rules, encoding, progress)
         try:
