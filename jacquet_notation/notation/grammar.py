@@ -62,7 +62,7 @@ class Variation:
     depth: int
 
 
-class _Lexer(Lexer):
+class FirstCharacterLexer(Lexer):
     """Lark's lexer for this grammar, choosing the terminal to try by the token's first character.
 
     Lark's own lexers match one alternation of every terminal at each token; with terminals as
@@ -206,7 +206,7 @@ STARTS = ["start", "words"]
 def parser() -> Lark:
     """The one LALR parser, built on first use (about 30 ms) and kept for the process."""
     text = grammar_file().read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", lexer=_Lexer, transformer=_Shape(), start=STARTS)
+    return Lark(text, parser="lalr", lexer=FirstCharacterLexer, transformer=_Shape(), start=STARTS)
 
 
 def parse(text: str) -> Any:

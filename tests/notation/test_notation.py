@@ -353,11 +353,13 @@ def test_write_game_of_a_parsed_record_is_stable() -> None:
 def test_the_fast_lexer_knows_every_terminal_and_agrees_with_larks_own() -> None:
     from lark import Lark
 
-    from jacquet_notation.notation.grammar import _Lexer, grammar_file, parser
+    from jacquet_notation.notation.grammar import FirstCharacterLexer, grammar_file, parser
 
     # the terminals of records; those of the words (all inlined, "_"-named) are never tokens
     names = {t.name for t in parser().terminals if not t.name.startswith("_")}
-    named = {n for names_ in _Lexer.FIRST.values() for n in names_} | set(_Lexer.OTHERS)
+    named = {n for names_ in FirstCharacterLexer.FIRST.values() for n in names_} | set(
+        FirstCharacterLexer.OTHERS
+    )
     assert named == names
     reference = Lark(grammar_file().read_text("utf-8"), parser="lalr", lexer="contextual")
     for path in sorted(DATA.glob("*.jqt")):
