@@ -98,7 +98,12 @@ def test_latest_games_and_imports(server: str, archive: Path, page: Any) -> None
     assert f"{latest[0]} – {latest[1]}" in first.inner_text()
     # each latest game has its readable board, which loads
     image = first.locator("img")
-    assert image.evaluate("img => img.complete && img.naturalWidth > 100")
+    # the thumbnail is lazy, so the page's load event may come before it does
+    image.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0", arg=image.element_handle(), timeout=10_000
+    )
+    assert image.evaluate("img => img.naturalWidth") > 100
     # the broken file's error is listed under its import, with a link to the game
     error = query(archive, "select id, line, error from games where status != 'valid'")[0]
     item = page.locator(".jacquet-import-errors li").first
