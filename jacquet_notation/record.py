@@ -21,6 +21,7 @@ from .board_terms import move_text
 from .board_terms import point_name as point_name
 
 if TYPE_CHECKING:
+    from .analysis import Analyser, PlyAnalysis
     from .errors import NotationError
 
 
@@ -125,6 +126,8 @@ class WrittenPlay:
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
     action: Action | None = None
     cube: int | None = None
+    #: what an analyser wrote of this ply (gnubg's SGF, an ``.xg`` file), if any (analysis.py)
+    analysis: PlyAnalysis | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_pass(self) -> bool:
@@ -243,6 +246,8 @@ class GameRecord:
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
     text: str = field(default="", compare=False, repr=False)
     gap: tuple[int, int] = field(default=(0, 0), compare=False, repr=False)
+    #: the program whose analysis the plays carry, if any (analysis.py)
+    analyser: Analyser | None = field(default=None, compare=False, repr=False)
 
     @property
     def own_line(self) -> int:

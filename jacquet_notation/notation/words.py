@@ -146,7 +146,7 @@ def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
     return tuple(moves)
 
 
-# WrittenPlay is a frozen dataclass, whose __init__ sets its fourteen fields through
+# WrittenPlay is a frozen dataclass, whose __init__ sets its fields through
 # object.__setattr__; the reader builds one per play, so it sets the slots directly, which
 # makes the same object three times faster (tests/notation/test_record.py checks they are equal).
 _SET = {name: getattr(WrittenPlay, name).__set__ for name in WrittenPlay.__slots__}
@@ -181,6 +181,7 @@ def new_play(
         set_span,
         set_action,
         set_cube,
+        set_analysis,
     ) = _setters
     set_side(play, side)
     set_turn(play, turn)
@@ -196,4 +197,5 @@ def new_play(
     set_span(play, span)
     set_action(play, None)
     set_cube(play, None)
+    set_analysis(play, None)
     return play
