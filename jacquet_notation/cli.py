@@ -24,6 +24,7 @@ from . import __version__
 COMMANDS: dict[str, str] = {
     "plays": "plays:plays",
     "fmt": "fmt:fmt",
+    "collate": "collate:collate",
     "validate": "validate:validate",
     "replay": "replay:replay",
     "generate": "generate:generate",

@@ -16,6 +16,7 @@ from jacquet_notation.cli import COMMANDS, main
 #: these tests.
 EXPECTED = [
     "archive",
+    "collate",
     "export",
     "fmt",
     "generate",
