@@ -14,12 +14,14 @@ from pathlib import Path
 import sqlite_utils
 
 from . import store
+from .groups import refresh_groups
 from .matches import refresh_matches
 from .rows import DerivedGame, derive, reread
 from .schema import (
     SCHEMA_VERSION,
     VIEWS,
     create_game_list,
+    create_groups,
     create_matches,
     create_schema,
 )
@@ -280,6 +282,8 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_4_to_5(db)
             if version < 6:
                 _migrate_5_to_6(db)
+            if version < 7:
+                _migrate_6_to_7(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -369,6 +373,13 @@ def _migrate_5_to_6(db: sqlite_utils.Database) -> None:
         db.execute("DROP TABLE duplicates")
     db.execute("DROP VIEW IF EXISTS duplicates")
     db.create_view("duplicates", VIEWS["duplicates"].strip())
+
+
+def _migrate_6_to_7(db: sqlite_utils.Database) -> None:
+    """Version 7 keeps the groups of printings of one game (``game_groups``), found for every
+    game already stored, and indexes the games' last positions (``games.final_key``)."""
+    create_groups(db)
+    refresh_groups(db.conn)
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

@@ -10,6 +10,7 @@ from ..garbage import fewer_collections
 from ..match import GameSummary
 from ..rules import Rules
 from . import store
+from .groups import refresh_groups
 from .matches import refresh_matches
 from .opening import open_archive
 from .rows import derive_chained, reread
@@ -97,6 +98,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     store.recount_imports(db)
     store.mark_reread(conn)
     refresh_matches(conn)
+    refresh_groups(conn)
     for table in ("games", "players", "events", "sources"):
         conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('rebuild')")
     summary.files = conn.execute("SELECT count(*) FROM imports").fetchone()[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite_utils
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -284,6 +284,19 @@ def create_matches(db: sqlite_utils.Database) -> None:
         db.table("matches").create_index([column], if_not_exists=True)
 
 
+def create_groups(db: sqlite_utils.Database) -> None:
+    """Version 7: ``game_groups``, a row for each game in a group of printings of one game
+    (``archive/groups.py``), and the index of the games' last positions it looks them up by."""
+    db.table("game_groups").create(
+        {"game_id": str, "group_id": str},
+        pk="game_id",
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+    db.table("game_groups").create_index(["group_id"], if_not_exists=True)
+    db.table("games").create_index(["final_key"], if_not_exists=True)
+
+
 def create_views(db: sqlite_utils.Database, replace: bool = False) -> None:
     """The views (``replace``: made again, as a migration that changes one needs)."""
     for name, sql in VIEWS.items():
@@ -364,6 +377,7 @@ def create_schema(db: sqlite_utils.Database) -> None:
     )
     db.table("occurrences").create_index(["game_id"])
     create_matches(db)
+    create_groups(db)
     db.table("imports").create_index(["sha256"])
     db.table("games").enable_fts(
         ["white", "black", "event", "site", "source", "comments"], create_triggers=True
