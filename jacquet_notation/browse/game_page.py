@@ -19,6 +19,7 @@ from ..board_terms import Side
 from ..match import cube_after_each
 from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import Position
+from .compare import also_in
 from .drawing import BOARD_WIDTH, diagram, dice_text
 from .matches import game_ending, game_in_match
 from .names import spell_players
@@ -26,6 +27,7 @@ from .plies import ply_caption, sheet_text, sound_turns, stop_note
 from .shared import checked_archive, footer_metadata, one_row, query_rows
 from .urls import (
     board_url,
+    compare_url,
     event_url,
     game_url,
     optional_url,
@@ -96,6 +98,8 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "options": _options(game.get("options")),
         "courier": _has_courier(game),
         "shares": await _sharing(datasette, db, name, game),
+        "also": await also_in(datasette, db, name, game_id),
+        "compare_url": compare_url(datasette, name, game_id),
     }
     return Response.html(
         await datasette.render_template("jacquet/game.html", context, request=request)

@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 from ..position import KEY_CHARACTER_CLASS, Position
 from ..wording import plural
 from .collections import event_view, source_view
+from .compare import compare_view
 from .desk import CHECK_PATH, DESK_PATH, check_view, desk_view
 from .drawing import CELL_WIDTH, diagram, is_key
 from .game_page import game_view
@@ -242,6 +243,7 @@ def register_routes() -> list[tuple[str, Any]]:
     return [
         (rf"^{BOARD_PATH}(?P<key>{KEY_CHARACTER_CLASS}{{1,32}})\.svg$", board_view),
         (r"^/(?P<database>[^/]+)/-/game/(?P<game_id>[^/]+)$", game_view),
+        (r"^/(?P<database>[^/]+)/-/compare/(?P<game_id>[^/]+)$", compare_view),
         (
             rf"^/(?P<database>[^/]+)/-/position/(?P<key>{KEY_CHARACTER_CLASS}{{1,32}})$",
             position_view,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..notation import play_text
-from ..position import Side
+from ..position import Position, Side
 from ..record import GameRecord, WrittenPlay
 from ..rules import Rules
 from .alignment import Key, align
@@ -48,6 +48,9 @@ class Reading:
     slip: str | None = None
     #: how many of the next agreed plays replay after it (up to :data:`LOOKAHEAD`)
     continues: int = 0
+    #: where the agreed line stood, and where the reading took it (None: it could not be played)
+    before: Position | None = None
+    after: Position | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"text": self.text, "sources": self.sources, "legal": self.legal, "slip": self.slip}
@@ -81,8 +84,8 @@ class Collation:
     transcriptions: list[Transcription]
     differences: list[Difference]
     merged: GameRecord
-    #: for each ply of the merged main line, whether the transcriptions differed there
-    marked: list[bool] = field(default_factory=list)
+    #: the alignment: a row a column, each transcription's play text there (None: no play)
+    columns: list[tuple[str | None, ...]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
         return {"differences": [difference.to_json() for difference in self.differences]}
@@ -147,14 +150,12 @@ def collate(transcriptions: Sequence[Transcription], rules: Rules | None = None)
     columns = _columns(transcriptions)
     agreed = [_agreed(column, transcriptions) for column in columns]
     line: list[WrittenPlay] = []
-    marked: list[bool] = []
     differences: list[Difference] = []
     pending: list[WrittenPlay] = []  # added plays set aside, shown beside the next play
     for number, column in enumerate(columns):
         readings = _readings(column, transcriptions)
         if len(readings) == 1:
             line.append(_with_pending(next(iter(column.values()))[1], pending))
-            marked.append(False)
             continue
         following = [play for play in agreed[number + 1 : number + 1 + LOOKAHEAD] if play]
         for reading in readings:
@@ -172,13 +173,16 @@ def collate(transcriptions: Sequence[Transcription], rules: Rules | None = None)
             continue
         play = _with_variations(chosen.play, others)
         line.append(_with_pending(play, pending))
-        marked.append(True)
     if pending and line:
         # plays added after the last play agreed: beside it, each a variation of its own
         added = tuple((aside,) for aside in pending)
         line[-1] = replace(line[-1], variations=(*line[-1].variations, *added))
     merged = replace(base, plays=line)
-    return Collation(list(transcriptions), differences, merged, marked)
+    texts = [
+        tuple(play_text(c[s][1]) if s in c else None for s in range(len(transcriptions)))
+        for c in columns
+    ]
+    return Collation(list(transcriptions), differences, merged, texts)
 
 
 def _agreed(column: _Column, transcriptions: Sequence[Transcription]) -> WrittenPlay | None:
@@ -197,7 +201,8 @@ def _judge(
 ) -> None:
     """Replay the line so far, the reading and the next agreed plays: is the reading legal (for
     no play: does the next play replay without it), its slip, and how far the line goes on."""
-    plays = [*line, *([reading.play] if reading.play is not None else []), *following]
+    # the main line alone: the readings set aside as variations are not replayed again
+    plays = [_bare(p) for p in (*line, *([reading.play] if reading.play else []), *following)]
     game = replay(replace(base, plays=plays, result=None), rules)
     plies = game.plies[len(line) :]
     if not plies:  # nothing after a play left out: the game may as well end there
@@ -205,6 +210,7 @@ def _judge(
         return
     first = plies[0]
     reading.legal = first.after is not None and first.error is None
+    reading.before, reading.after = first.before, first.after
     if first.error is not None and reading.play is not None and reading.place is not None:
         wrong = first.error.kind == "illegal-play"
         # the slip as the replay names it, but among the reading's own neighbours (the roll
@@ -217,6 +223,10 @@ def _judge(
         if ply.after is None or ply.error is not None:
             break
         reading.continues += 1
+
+
+def _bare(play: WrittenPlay) -> WrittenPlay:
+    return replace(play, variations=()) if play.variations else play
 
 
 def _with_variations(play: WrittenPlay, others: list[Reading]) -> WrittenPlay:
@@ -252,13 +262,17 @@ def _with_pending(play: WrittenPlay, pending: list[WrittenPlay]) -> WrittenPlay:
 
 
 def _merged_tags(transcriptions: Sequence[Transcription]) -> GameRecord:
-    """The first transcription's record with each tag and the result most transcriptions give."""
+    """The first transcription's record with each tag and the result most transcriptions give
+    (a tag some leave out is kept only where most give it: a fragment's ``[Position]`` does
+    not set the whole game's start); among equals, the earliest transcription's."""
     first = transcriptions[0].record
     tags: dict[str, str] = {}
     names = dict.fromkeys(name for t in transcriptions for name in t.record.tags)
     for name in names:
-        values = Counter(t.record.tags[name] for t in transcriptions if name in t.record.tags)
-        tags[name] = max(values, key=lambda value: values[value])
+        values = Counter(t.record.tags.get(name) for t in transcriptions)
+        value = max(values, key=lambda given: values[given])
+        if value is not None:
+            tags[name] = value
     results = Counter(t.record.result for t in transcriptions)
     result = max(results, key=lambda value: results[value])
     return replace(first, tags=tags, result=result, plays=[], errors=[])
