@@ -158,6 +158,10 @@ COLUMNS: dict[str, dict[str, str]] = {
         "game_id": "The game (the same game may occur in several files)",
         "line": "The line of the file where it starts",
     },
+    "game_groups": {
+        "game_id": "A game printed more than once (docs/archive.md, game_groups)",
+        "group_id": "Its group: the id of the group's earliest game",
+    },
     "duplicates": {
         "game_id": "The later of two near-duplicate transcriptions",
         "other_id": "The earlier one",
@@ -297,6 +301,11 @@ _TABLES: dict[str, dict[str, Any]] = {
     "occurrences": {
         "title": "Occurrences",
         "description": "Every game of every imported file, even one already in the archive.",
+    },
+    "game_groups": {
+        "title": "One game, many books",
+        "description": "Printings of one game: the same plays under other tags, or a fragment "
+        "or shorter record contained in a longer one; a row a game in a group.",
     },
     "duplicates": {
         "title": "Near-duplicates",
