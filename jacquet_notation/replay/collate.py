@@ -17,14 +17,18 @@ from dataclasses import dataclass, field, replace
 
 from ..notation import play_text
 from ..position import Position, Side
-from ..record import GameRecord, WrittenPlay
+from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
 from .alignment import Key, align
 from .diagnosis import find_slip
+from .game import ReplayedGame
 from .walk import replay
 
 #: how many of the agreed plays after a reading are replayed to see whether it can go on
 LOOKAHEAD = 4
+#: the first plies, where a reading is judged in a replay from the start (the opening's and
+#: the lead's rules, a tied lead's plays): past them, from the position the agreed line reached
+OPENING = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +154,7 @@ def collate(transcriptions: Sequence[Transcription], rules: Rules | None = None)
     columns = _columns(transcriptions)
     agreed = [_agreed(column, transcriptions) for column in columns]
     line: list[WrittenPlay] = []
+    judge = _Judge(base, rules)
     differences: list[Difference] = []
     pending: list[WrittenPlay] = []  # added plays set aside, shown beside the next play
     for number, column in enumerate(columns):
@@ -159,7 +164,7 @@ def collate(transcriptions: Sequence[Transcription], rules: Rules | None = None)
             continue
         following = [play for play in agreed[number + 1 : number + 1 + LOOKAHEAD] if play]
         for reading in readings:
-            _judge(reading, base, line, following, rules)
+            judge.judge(reading, line, following)
         chosen = min(
             readings,
             key=lambda r: (not r.legal, -len(r.sources), -r.continues, readings.index(r)),
@@ -173,6 +178,7 @@ def collate(transcriptions: Sequence[Transcription], rules: Rules | None = None)
             continue
         play = _with_variations(chosen.play, others)
         line.append(_with_pending(play, pending))
+        judge.played(len(line), chosen)
     if pending and line:
         # plays added after the last play agreed: beside it, each a variation of its own
         added = tuple((aside,) for aside in pending)
@@ -192,37 +198,71 @@ def _agreed(column: _Column, transcriptions: Sequence[Transcription]) -> Written
     return best.play
 
 
-def _judge(
-    reading: Reading,
-    base: GameRecord,
-    line: list[WrittenPlay],
-    following: list[WrittenPlay],
-    rules: Rules | None,
-) -> None:
-    """Replay the line so far, the reading and the next agreed plays: is the reading legal (for
-    no play: does the next play replay without it), its slip, and how far the line goes on."""
-    # the main line alone: the readings set aside as variations are not replayed again
-    plays = [_bare(p) for p in (*line, *([reading.play] if reading.play else []), *following)]
-    game = replay(replace(base, plays=plays, result=None), rules)
-    plies = game.plies[len(line) :]
-    if not plies:  # nothing after a play left out: the game may as well end there
-        reading.legal = True
-        return
-    first = plies[0]
-    reading.legal = first.after is not None and first.error is None
-    reading.before, reading.after = first.before, first.after
-    if first.error is not None and reading.play is not None and reading.place is not None:
-        wrong = first.error.kind == "illegal-play"
-        # the slip as the replay names it, but among the reading's own neighbours (the roll
-        # of the next play in the same printing, say), in the position the agreed line reached
-        own, at = reading.place
-        found = first.error.slip or find_slip(game.rules, reading.play, first.before, own, at)
-        reading.slip = found if wrong else first.error.slip
-    after = plies[1:] if reading.play is not None else plies
-    for ply in after:
-        if ply.after is None or ply.error is not None:
-            break
-        reading.continues += 1
+class _Judge:
+    """Each reading replayed with the next agreed plays where the agreed line stands: past the
+    opening from a ``[Position]`` record of the position it reached (kept as the line grows,
+    each stretch of agreed plays replayed once), so that a collation's cost is linear in its
+    plies; within the first :data:`OPENING` plies, or where the agreed line cannot be replayed,
+    the line is replayed from the start, where the opening's and the lead's rules hold."""
+
+    def __init__(self, base: GameRecord, rules: Rules | None) -> None:
+        self.base, self.rules = base, rules
+        #: a ply's index in the agreed line and the position before it, once known
+        self.known: tuple[int, Position] | None = None
+
+    def _replayed(self, plays: Sequence[WrittenPlay], start: Position | None) -> ReplayedGame:
+        tags = self.base.tags if start is None else {**self.base.tags, POSITION_TAG: start.key()}
+        record = replace(self.base, tags=tags, plays=[_bare(p) for p in plays], result=None)
+        return replay(record, self.rules)
+
+    def _position(self, line: list[WrittenPlay]) -> Position | None:
+        """Where the agreed line stands after ``line``, None to judge from the start."""
+        if len(line) < OPENING:
+            return None
+        index, start = self.known if self.known is not None else (0, None)
+        if index < len(line):
+            game = self._replayed(line[index:], start)
+            if game.errors or not game.complete:
+                self.known = None
+                return None
+            self.known = (len(line), game.final)
+        return self.known[1] if self.known is not None else None
+
+    def played(self, length: int, chosen: Reading) -> None:
+        """The agreed line grew to ``length`` plies by ``chosen``, whose position is known."""
+        if chosen.legal and chosen.after is not None and self.known is not None:
+            self.known = (length, chosen.after)
+
+    def judge(
+        self, reading: Reading, line: list[WrittenPlay], following: list[WrittenPlay]
+    ) -> None:
+        """Is the reading legal where the agreed line stands (for no play: does the next play
+        replay without it), its slip, and how many of the next agreed plays replay after it."""
+        own = [reading.play] if reading.play is not None else []
+        start = self._position(line)
+        if start is None:
+            game = self._replayed([*line, *own, *following], None)
+            plies = game.plies[len(line) :]
+        else:
+            game = self._replayed([*own, *following], start)
+            plies = game.plies
+        if not plies:  # nothing after a play left out: the game may as well end there
+            reading.legal = True
+            return
+        first = plies[0]
+        reading.legal = first.after is not None and first.error is None
+        reading.before, reading.after = first.before, first.after
+        if first.error is not None and reading.play is not None and reading.place is not None:
+            wrong = first.error.kind == "illegal-play"
+            # the slip as the replay names it, but among the reading's own neighbours (the
+            # roll of the next play in the same printing), where the agreed line stands
+            plays, at = reading.place
+            found = first.error.slip or find_slip(game.rules, reading.play, first.before, plays, at)
+            reading.slip = found if wrong else first.error.slip
+        for ply in plies[1:] if reading.play is not None else plies:
+            if ply.after is None or ply.error is not None:
+                break
+            reading.continues += 1
 
 
 def _bare(play: WrittenPlay) -> WrittenPlay:
