@@ -17,10 +17,11 @@ from jacquet_notation.errors import JacquetError
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import parse_game, read_games, write_game
 from jacquet_notation.record import GameRecord, Move, WrittenPlay
+from jacquet_notation.replay import collate as collation_module
 from jacquet_notation.replay import replay, written_play
 from jacquet_notation.replay.alignment import align
 from jacquet_notation.replay.collate import Transcription, collate
-from jacquet_notation.rules import Rules
+from jacquet_notation.rules import RULESET_NAMES, Rules
 
 
 @dataclass
@@ -221,3 +222,26 @@ def test_the_command_s_bad_input_is_one_line_and_an_exit_code(tmp_path: Path) ->
     assert run(str(good), str(good), "--games", "1,x").returncode == 2
     missing = run(str(good), str(good), "--games", "2")
     assert missing.returncode == 2 and "has no game 2" in missing.stderr
+
+
+@pytest.mark.parametrize("ruleset", RULESET_NAMES)
+def test_judging_from_the_position_reached_agrees_with_replaying_from_the_start(
+    ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = next(
+        found for seed in range(1, 9) if (found := _printings_or_none(ruleset, seed)) is not None
+    )
+    transcriptions = [Transcription(n, r) for n, r in zip("ABC", case.printings, strict=True)]
+    quick = collate(transcriptions).to_json()
+    monkeypatch.setattr(collation_module, "OPENING", 10**9)  # every reading from the start
+    assert collate(transcriptions).to_json() == quick
+    plies = sorted(difference["ply"] for difference in quick["differences"])  # type: ignore[attr-defined]
+    assert plies == sorted([case.typo + 1, case.omitted + 1, case.other + 1])
+
+
+def _printings_or_none(ruleset: str, seed: int) -> Printings | None:
+    """The three printings of a seed's game, None where its game has no ply to spoil so."""
+    try:
+        return _printings(ruleset, seed)
+    except AssertionError:
+        return None
