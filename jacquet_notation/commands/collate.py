@@ -93,14 +93,16 @@ def collate(
     Example:
       jacquet collate book1.jqt book2.jqt book3.jqt --output merged.jqt
       jacquet collate games.jqt --games 2,5 --json
+      jacquet collate a.jqt b.jqt --output - > merged.jqt
     """
     with domain_errors():
         rules = Rules.named(ruleset) if ruleset else None
     transcriptions = _transcriptions(files, _numbers(games_text), encoding)
     with domain_errors():
         collation = collate_game(transcriptions, rules)
+    # the merged record on stdout (--output -) sends the report, text or JSON, to stderr
     if as_json:
-        click.echo(json_line(collation.to_json()))
+        click.echo(json_line(collation.to_json()), err=output == "-")
     else:
         for line in _lines(collation):
             echo(line, err=output == "-")

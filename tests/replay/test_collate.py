@@ -195,6 +195,10 @@ def test_the_command_reports_json_and_writes_the_merged_record(tmp_path: Path) -
     assert set(first["readings"][0]) == {"text", "sources", "legal", "slip"}
     [record] = read_games(merged)
     assert _main_line(record) == _main_line(case.true)
+    # --output -: the record on stdout, the report on stderr
+    piped = run(*paths, "--json", "--output", "-")
+    assert piped.returncode == 0 and piped.stdout == merged.read_text(encoding="utf-8")
+    assert json.loads(piped.stderr) == answer
     # one file of three games, two of them chosen
     both = tmp_path / "both.jqt"
     both.write_text("\n".join(write_game(r) for r in case.printings), encoding="utf-8")
