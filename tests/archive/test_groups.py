@@ -9,14 +9,19 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import one, rows
+from helpers import SHARED_MAT, one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
 from jacquet_notation.generate import generate_records
-from jacquet_notation.notation import parse_game, write_game
+from jacquet_notation.notation import parse_game, read_games, write_game
 from jacquet_notation.record import GameRecord, Move
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
+
+#: a real 13-point match of the shared files (Backgammon Studio's export)
+REAL_MATCH = (
+    SHARED_MAT / "Llabba" / "Llabba - Iandaurca 13pt Backgammon Studio 2023_03_24 12_56_54.txt"
+)
 
 
 def _long_game(seed: int) -> GameRecord:
@@ -108,3 +113,18 @@ def test_an_archive_of_version_6_is_migrated_to_groups(tmp_path: Path) -> None:
     open_archive(db).conn.close()
     assert one(db, "PRAGMA user_version") == SCHEMA_VERSION == 7
     assert list(_groups(db).values()) == [{"Self-play, seed 2", "Fragment"}]
+
+
+@pytest.mark.skipif(not REAL_MATCH.is_file(), reason="no shared/data/backgammon-mat")
+def test_a_real_game_reprinted_misprinted_and_cut_is_one_group(tmp_path: Path) -> None:
+    games = list(read_games(REAL_MATCH))
+    game = max(games, key=lambda record: len(record.plays))
+    assert len(game.plays) >= 40
+    printed = _printings(game)
+    books = [printed[name] for name in ("again", "misprint", "fragment", "early")]
+    db = tmp_path / "a.db"
+    import_paths(db, [str(REAL_MATCH), _write(tmp_path / "books.jqt", books)])
+    groups = list(_groups(db).values())
+    assert len(groups) == 1 and {"Reprinted", "Misprint", "Fragment", "Early"} < groups[0]
+    # the match's other games are printings of nothing: the group is the game and its books
+    assert one(db, "SELECT count(*) FROM game_groups") == 5
