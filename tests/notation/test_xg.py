@@ -20,8 +20,10 @@ import xg_files as xg
 from helpers import run
 
 from jacquet_notation.analysis import Analyser, Decision, Option
+from jacquet_notation.errors import NotationError
 from jacquet_notation.notation import read_games
 from jacquet_notation.notation.xg_container import MAX_UNPACKED
+from jacquet_notation.record import GameRecord
 from jacquet_notation.replay import replay
 
 W1 = [(8, 5), (6, 5)]
@@ -68,7 +70,7 @@ def _match() -> bytes:
     )
 
 
-def _games(data: bytes) -> list:  # type: ignore[type-arg]
+def _games(data: bytes) -> list[GameRecord]:
     return list(read_games(io.BytesIO(data), "m.xg"))
 
 
@@ -204,7 +206,8 @@ def test_a_damaged_file_is_one_line(tmp_path: Path, damage, said: str) -> None: 
     assert len(lines) == 1 and said in lines[0], done.stdout + done.stderr
 
 
-def test_bad_compression_a_cut_record_and_a_bomb_are_one_line(tmp_path: Path) -> None:
+@pytest.mark.integration
+def test_bad_compression_and_a_cut_record_are_one_line(tmp_path: Path) -> None:
     game = b"".join([xg.match_header(), xg.game_header(1), xg.game_footer(1, 1)])
     cut = _raw(game[:-100])
     said = _damaged(tmp_path, cut)
@@ -218,19 +221,29 @@ def test_bad_compression_a_cut_record_and_a_bomb_are_one_line(tmp_path: Path) ->
     struct.pack_into("<I", garbage, size, archive_crc)
     said = _damaged(tmp_path, bytes(garbage))
     assert "bad compression" in said.stdout + said.stderr, said.stdout + said.stderr
-    # a bomb: 200 MB of zeros, which the file says is its game file
-    bomb = zlib.compress(b"\0" * (MAX_UNPACKED + 2560))
+
+
+def _bomb(declared: int, zeros: int) -> bytes:
+    """An .xg file whose game file says ``declared`` bytes and inflates to ``zeros``."""
+    bomb = zlib.compress(b"\0" * zeros)
     entry = bytearray(532)
     entry[0] = 7
     entry[1:8] = b"temp.xg"
-    struct.pack_into("<iiiIBB", entry, 512, len(game), len(bomb), 0, zlib.crc32(game), 0, 6)
+    struct.pack_into("<iiiIBB", entry, 512, declared, len(bomb), 0, 0, 0, 6)
     archive = bomb + bytes(entry)
     trailer = struct.pack("<IiiiiI12x", zlib.crc32(archive), 1, 1, 532, len(bomb), 0)
     header = bytearray(8232)
     struct.pack_into("<4sIIqI", header, 0, b"RGMH", 1, 8232, 0, 0)
-    said = _damaged(tmp_path, bytes(header) + archive + trailer)
-    assert "unpacking past" in said.stdout + said.stderr
-    assert "Traceback" not in said.stderr
+    return bytes(header) + archive + trailer
+
+
+def test_a_compressed_bomb_is_refused_at_its_bound() -> None:
+    """zlib is asked for no more than the game file's declared size (itself at most
+    MAX_UNPACKED): 50 MB of zeros said to be 5,120 bytes stop at 5,121."""
+    with pytest.raises(NotationError, match="unpacking past its 5,120 bytes"):
+        _games(_bomb(5120, 50 << 20))
+    with pytest.raises(NotationError, match="past the bound"):
+        _games(_bomb(MAX_UNPACKED + 1, 10))
 
 
 @pytest.mark.integration
