@@ -269,19 +269,33 @@ def test_validate_archive_and_export_of_an_xg_file(tmp_path: Path) -> None:
     assert [r.result for r in again] == ["1-0", "0-8"]
 
 
-def test_gnubg_has_no_import_of_xg(tmp_path: Path) -> None:
+@pytest.mark.integration
+def test_gnubg_has_no_import_of_xg_and_reads_our_mat_export_of_one(tmp_path: Path) -> None:
     """gnubg is the outside check of match files; it does not read .xg (``import xg`` is no
-    command of its), so its check here is of our .mat export of the file instead."""
+    command of its), so it checks our ``export --mat`` of the file: the same games and rolls."""
     if importlib.util.find_spec("gnubg") is None:
         pytest.skip("gnubg's Python package is not installed")
     path = tmp_path / "match.xg"
     path.write_bytes(_match())
+    mat = tmp_path / "match.mat"
+    assert run("export", "--mat", str(mat), str(path)).returncode == 0
     script = (
-        "import gnubg, sys\n"
+        "import gnubg\n"
         f"gnubg.command('import xg {path}')\n"
-        "print('MATCH' if gnubg.match() else 'NONE')\n"
+        "print('XG', 'MATCH' if gnubg.match() else 'NONE')\n"
+        f"gnubg.command('import mat {mat}')\n"
+        "m = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)\n"
+        "for g in m['games']:\n"
+        "    print('GAME', [(a['action'], tuple(sorted(a.get('dice', ())))) for a in g['game']])\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path
     )
-    assert "NONE" in done.stdout or "Unknown keyword" in done.stdout + done.stderr
+    assert "XG NONE" in done.stdout, done.stdout + done.stderr
+    games = [line for line in done.stdout.splitlines() if line.startswith("GAME")]
+    assert games == [
+        "GAME [('move', (1, 3)), ('move', (3, 6)), ('double', ()), ('drop', ())]",
+        # gnubg holds a beaver as Black's redouble, then White's take
+        "GAME [('move', (3, 6)), ('double', ()), ('double', ()), ('take', ()), ('move', (1, 2)),"
+        " ('resign', ())]",
+    ], done.stdout + done.stderr
