@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import re
 import sqlite3
 import struct
 import subprocess
@@ -299,3 +300,63 @@ def test_gnubg_has_no_import_of_xg_and_reads_our_mat_export_of_one(tmp_path: Pat
         "GAME [('move', (3, 6)), ('double', ()), ('double', ()), ('take', ()), ('move', (1, 2)),"
         " ('resign', ())]",
     ], done.stdout + done.stderr
+
+
+def test_an_old_file_gives_its_ansi_names_and_an_in_progress_game_no_result() -> None:
+    data = xg.pack(
+        [
+            xg.match_header("Ørjan", "Zoë", 3, crawford=False, version=20),
+            xg.game_header(1),
+            xg.move(1, xg.START, (3, 1), W1),
+        ]
+    )
+    (record,) = _games(data)
+    assert (record.tags["White"], record.tags["Black"], record.tags["Match"]) == (
+        "Ørjan",
+        "Zoë",
+        "3",
+    )
+    assert (record.tags["Crawford"], record.tags["Event"], record.tags["Site"]) == (
+        "Off",
+        "Club night",
+        "Oslo",
+    )
+    assert record.result is None and len(record.plays) == 1
+    assert record.analyser is None and record.plays[0].analysis is None
+
+
+@pytest.mark.parametrize(
+    ("records", "said"),
+    [
+        ([xg.game_header(1)], "the first record is not a match header (record 1 of temp.xg"),
+        ([xg.match_header(), xg.move(1, xg.START, (3, 1), W1)], "before its header (record 2"),
+        (
+            [xg.match_header(), xg.game_header(1), xg.move(1, xg.START, (3, 1), [(8, 9)])],
+            "a move that is not one of XG's points (record 3 of temp.xg, at its byte 5120)",
+        ),
+        (
+            [xg.match_header(), xg.game_header(1), xg.move(1, xg.START, (7, 1), W1)],
+            "a move that is not one of XG's points",
+        ),
+        ([xg.match_header(), xg.game_header(1), xg.game_header(2)], "a game header inside a game"),
+    ],
+)
+def test_records_out_of_place_refuse_the_file(records: list[bytes], said: str) -> None:
+    with pytest.raises(NotationError, match=re.escape(said)):
+        _games(xg.pack(records))
+
+
+@pytest.mark.integration
+def test_a_folder_and_standard_input_are_read_as_xg(tmp_path: Path) -> None:
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    (folder / "one.xg").write_bytes(_match())
+    done = run("validate", str(folder))
+    assert "2 games: 2 valid" in done.stdout + done.stderr, done.stdout + done.stderr
+    piped = subprocess.run(
+        [sys.executable, "-m", "jacquet_notation", "validate", "-"],
+        input=_match(),
+        capture_output=True,
+        timeout=300,
+    )
+    assert piped.returncode == 0 and b"2 games: 2 valid" in piped.stdout + piped.stderr
