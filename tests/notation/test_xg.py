@@ -360,3 +360,21 @@ def test_a_folder_and_standard_input_are_read_as_xg(tmp_path: Path) -> None:
         timeout=300,
     )
     assert piped.returncode == 0 and b"2 games: 2 valid" in piped.stdout + piped.stderr
+
+
+def test_hits_are_found_on_xgs_board() -> None:
+    black = [(13, 7), (13, 11)]  # two blots: White's 18 and 14
+    before = xg.played(xg.START, black)
+    data = xg.pack(
+        [
+            xg.match_header(),
+            xg.game_header(1),
+            xg.move(-1, xg.START, (6, 2), black),
+            xg.move(1, before, (6, 4), [(24, 18), (18, 14)]),
+        ]
+    )
+    (record,) = _games(data)
+    assert [m.notation() for m in record.plays[1].moves] == ["24/18*", "18/14*"]
+    game = replay(record)
+    assert game.is_valid, game.errors
+    assert game.final.bar("black") == 2
