@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime
 import math
 import struct
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..analysis import Analyser, Decision, Option, PlyAnalysis
@@ -77,15 +76,20 @@ def _board(data: bytes, at: int) -> tuple[int, ...]:
     return tuple(struct.unpack_from("<26b", data, at))
 
 
+def _one_line(text: str) -> str:
+    """A name as a tag holds it: on one line (a tag value ends at its line)."""
+    return " ".join(text.split())
+
+
 def _ansi(data: bytes, at: int, size: int) -> str:
     length = min(data[at], size - 1)
-    return data[at + 1 : at + 1 + length].decode("cp1252", "replace").strip()
+    return _one_line(data[at + 1 : at + 1 + length].decode("cp1252", "replace"))
 
 
 def _unicode(data: bytes, at: int) -> str:
     raw = data[at : at + 258]
     end = next((i for i in range(0, 258, 2) if raw[i : i + 2] == b"\0\0"), 258)
-    return raw[:end].decode("utf-16-le", "replace").strip()
+    return _one_line(raw[:end].decode("utf-16-le", "replace"))
 
 
 def _date(days: float) -> str | None:
@@ -274,6 +278,8 @@ class _Game:
 
     def finish(self) -> XgGame:
         game = self.game
+        if self.start is not None and self.plies == 0:  # a set position and no ply yet
+            game.record.tags[POSITION_TAG] = readable(self.start, "white")
         if game.levels:
             game.record.analyser = Analyser(ANALYSER_NAME, ", ".join(sorted(game.levels)))
         return game
@@ -402,8 +408,3 @@ def cube_decisions(record: bytes, take: int) -> tuple[Decision | None, Decision 
             "cube", tuple(Option(*answers[i]) for i in ranked), chosen, abs(err_take), None, level
         )
     return doubler, taker
-
-
-def games_of(data: bytes, file: str | None) -> Iterator[XgGame]:
-    """The games of a game file, read whole first (see :func:`read_games`)."""
-    yield from read_games(data, file)

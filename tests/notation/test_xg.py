@@ -378,3 +378,9 @@ def test_hits_are_found_on_xgs_board() -> None:
     game = replay(record)
     assert game.is_valid, game.errors
     assert game.final.bar("black") == 2
+
+
+def test_a_name_with_quotes_and_a_newline_stays_one_tag() -> None:
+    data = xg.pack([xg.match_header('Al "Q"\nX'), xg.game_header(1), xg.game_footer(1, 1)])
+    (record,) = _games(data)
+    assert record.tags["White"] == 'Al "Q" X' and not record.errors
