@@ -262,6 +262,11 @@ def test_validate_archive_and_export_of_an_xg_file(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         files = [row[0] for row in conn.execute("SELECT file FROM games")]
     assert sorted(files) == [str(good)] * 2  # nothing of the broken file
+    # a rebuild reads the games' stored texts (the canonical ones) to the same games
+    assert run("archive", str(db), "--rebuild").returncode == 0
+    with sqlite3.connect(db) as conn:
+        results = sorted(row[0] for row in conn.execute("SELECT result FROM games"))
+    assert results == ["0-8", "1-0"]
     out = tmp_path / "match.mat"
     done = run("export", "--mat", str(out), str(good))
     assert done.returncode == 0, done.stdout + done.stderr
