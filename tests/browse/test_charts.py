@@ -19,6 +19,12 @@ def parse(svg: str) -> etree._Element:
     return etree.fromstring(svg.encode())
 
 
+def attr(element: etree._Element, name: str) -> str:
+    value = element.get(name)
+    assert value is not None, name
+    return str(value)
+
+
 @given(
     st.lists(
         st.tuples(st.integers(0, 400), st.integers(0, 170)),
@@ -30,12 +36,14 @@ def parse(svg: str) -> etree._Element:
 def test_a_line_carries_every_point_it_is_given(points: list[tuple[int, int]]) -> None:
     points.sort()
     root = parse(line_chart(Chart("t", "x", "y"), [Series("White", points, "w")]))
-    drawn = [(int(dot.get("data-x")), int(dot.get("data-y"))) for dot in root.iter(f"{SVG}circle")]
+    drawn = [
+        (int(attr(dot, "data-x")), int(attr(dot, "data-y"))) for dot in root.iter(f"{SVG}circle")
+    ]
     assert drawn == points
     # each dot stands inside the drawing, and a higher figure higher up
     for dot in root.iter(f"{SVG}circle"):
-        assert 0 <= float(dot.get("cx")) <= 640 and 0 <= float(dot.get("cy")) <= 220
-    ys = {int(dot.get("data-y")): float(dot.get("cy")) for dot in root.iter(f"{SVG}circle")}
+        assert 0 <= float(attr(dot, "cx")) <= 640 and 0 <= float(attr(dot, "cy")) <= 220
+    ys = {int(attr(dot, "data-y")): float(attr(dot, "cy")) for dot in root.iter(f"{SVG}circle")}
     ordered = sorted(ys)
     assert [ys[y] for y in ordered] == sorted((ys[y] for y in ordered), reverse=True)
 
@@ -44,9 +52,12 @@ def test_bars_carry_their_labels_and_counts_and_escape_them() -> None:
     bars = [("1850", 3), ('<a & "b">', 7), ("unknown", 0)]
     svg = bar_chart(Chart("Games by <year>", "year", "games"), bars)
     root = parse(svg)
-    assert [(r.get("data-label"), int(r.get("data-y"))) for r in root.iter(f"{SVG}rect")] == bars
-    assert root.find(f"{SVG}title").text == "Games by <year>"
-    heights = [float(r.get("height")) for r in root.iter(f"{SVG}rect")]
+    assert [
+        (attr(r, "data-label"), int(attr(r, "data-y"))) for r in root.iter(f"{SVG}rect")
+    ] == bars
+    title = root.find(f"{SVG}title")
+    assert title is not None and title.text == "Games by <year>"
+    heights = [float(attr(r, "height")) for r in root.iter(f"{SVG}rect")]
     assert heights[1] > heights[0] > heights[2] == 0
 
 
@@ -62,7 +73,7 @@ def test_marks_and_several_lines() -> None:
         )
     )
     assert [
-        m.get("data-x") for m in root.iter(f"{SVG}line") if "jacquet-chart-mark" in m.get("class")
+        m.get("data-x") for m in root.iter(f"{SVG}line") if "jacquet-chart-mark" in attr(m, "class")
     ] == ["4"]
     assert {d.get("data-series") for d in root.iter(f"{SVG}circle")} == {"White", "Black"}
 

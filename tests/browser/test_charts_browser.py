@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from helpers import ROOT, corpus_archive, query
 
+from jacquet_notation.board_terms import Side
 from jacquet_notation.position import Position
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -46,7 +47,8 @@ def test_the_race_is_the_pips_of_every_board_and_marks_the_doubles(
     )
     keys = [turns[0]["key_before"]] + [t["key_after"] or t["key_before"] for t in turns]
     page.goto(f"{server}/archive/-/game/{game['id']}")
-    for side, name in (("white", "White"), ("black", "Black")):
+    sides: tuple[tuple[Side, str], ...] = (("white", "White"), ("black", "Black"))
+    for side, name in sides:
         want = [(str(ply), str(Position.from_key(key).pips(side))) for ply, key in enumerate(keys)]
         got = drawn(page, f'.jacquet-race circle[data-series="{name}"]', "x", "y")
         assert got == want
@@ -66,9 +68,12 @@ def test_the_home_page_counts_games_by_year_and_by_ruleset(
     assert charts.count() == 2
     got_years = drawn(page, '.jacquet-charts svg[data-chart="bar"]:first-child rect', "label", "y")
     assert got_years == sorted((year, str(n)) for year, n in years.items())
-    got_rules = dict(
-        drawn(page, '.jacquet-charts svg[data-chart="bar"]:last-child rect', "label", "y")
-    )
+    got_rules = {
+        label: count
+        for label, count in drawn(
+            page, '.jacquet-charts svg[data-chart="bar"]:last-child rect', "label", "y"
+        )
+    }
     assert got_rules == {rules: str(n) for rules, n in rulesets.items()}
 
 
