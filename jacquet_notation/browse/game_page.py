@@ -23,6 +23,7 @@ from .compare import also_in
 from .drawing import BOARD_WIDTH, diagram, dice_text
 from .matches import game_ending, game_in_match
 from .names import spell_players
+from .pictures import race_chart
 from .plies import ply_caption, sheet_text, sound_turns, stop_note
 from .shared import checked_archive, footer_metadata, one_row, query_rows
 from .urls import (
@@ -98,6 +99,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "options": _options(game.get("options")),
         "courier": _has_courier(game),
         "shares": await _sharing(datasette, db, name, game),
+        "race_chart": race_chart(states, turns),
         "also": await also_in(datasette, db, name, game_id),
         "compare_url": compare_url(datasette, name, game_id),
     }

@@ -24,6 +24,7 @@ from .parsing import (
 )
 from .splitting import GameChunk, split_games
 from .writer import TAG_ORDER, play_text, write_game, write_games
+from .xg_reader import record_chunks
 
 #: Raised whenever a change makes some text read, replayed or scored differently (2: the fix for
 #: Python 3.11.2's possessive repetitions; 3: every ending scored, the cube's points included):
@@ -49,6 +50,7 @@ __all__ = [
     "parser",
     "play_text",
     "read_games",
+    "record_chunks",
     "slips",
     "split_games",
     "split_matches",

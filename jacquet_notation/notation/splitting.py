@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
+from ..analysis import Analyser, PlyAnalysis
 from ..errors import NotationError
 from .decoding import Decoder, text_lines
 from .grammar import terminal
@@ -154,6 +155,10 @@ class GameChunk:
     #: what the reading noted without refusing (line in the file, column, message): a match
     #: file's line read as cp1252
     notes: tuple[tuple[int, int, str], ...] = ()
+    #: a game of an ``.xg`` file (``syntax`` ``xg``, its text written canonically): the analysis
+    #: of each ply in order, and who analysed it, put on the plies once the text is parsed
+    analyses: tuple[PlyAnalysis | None, ...] = ()
+    analyser: Analyser | None = None
 
 
 def split_games(
