@@ -21,6 +21,7 @@ from .schema import (
     VIEWS,
     create_game_list,
     create_matches,
+    create_player_aliases,
     create_schema,
 )
 from .store import ArchiveError, Store
@@ -280,6 +281,8 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_4_to_5(db)
             if version < 6:
                 _migrate_5_to_6(db)
+            if version < 7:
+                _migrate_6_to_7(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -369,6 +372,15 @@ def _migrate_5_to_6(db: sqlite_utils.Database) -> None:
         db.execute("DROP TABLE duplicates")
     db.execute("DROP VIEW IF EXISTS duplicates")
     db.create_view("duplicates", VIEWS["duplicates"].strip())
+
+
+def _migrate_6_to_7(db: sqlite_utils.Database) -> None:
+    """Version 7 records that several spellings are one player: the ``player_aliases`` table.
+
+    It starts empty (no spelling was merged before), so nothing else changes; ``jacquet players
+    --merge`` fills it.
+    """
+    create_player_aliases(db)
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

@@ -291,6 +291,11 @@ class Store:
             }
             for table in ("players", "events", "sources")
         }
+        # a merged spelling (docs/archive.md, "One player, many spellings") finds its player
+        self.names["players"].update(
+            (str(name), int(id_))
+            for name, id_ in self.conn.execute("SELECT normalised, player_id FROM player_aliases")
+        )
 
     def name_id(self, table: str, name: str | None) -> int | None:
         """The id of a player, event or source, inserting it the first time it is seen.
