@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..wording import plural
 from .names import normalise_name
-from .opening import open_archive
+from .opening import open_archive, open_reader
 from .store import ArchiveError, now, write_lock
 
 
@@ -141,3 +141,36 @@ def unmerge(db: str | os.PathLike[str], name: str, other: str) -> Merge:
             return Merge(_display_name(conn, kept), spelling, games)
     finally:
         database.close()
+
+
+def merged_players(db: str | os.PathLike[str]) -> list[tuple[str, list[str]]]:
+    """Every player merged from several spellings: his name and the other spellings (those
+    merged into him, and any other his games were written with), by name; what the XML
+    export's ``<players>`` holds. Reads the archive without writing it (an older archive, which
+    has no merges, gives none)."""
+    path = os.fspath(db)
+    if not os.path.isfile(path):
+        raise ArchiveError(f"{path}: no such archive")
+    conn = open_reader(path)
+    try:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'player_aliases'").fetchone():
+            return []
+        merged: dict[int, tuple[str, set[str]]] = {}
+        for id_, name, spelling in conn.execute(
+            "SELECT p.id, p.name, a.name FROM player_aliases a JOIN players p ON p.id = a.player_id"
+        ):
+            merged.setdefault(int(id_), (str(name), set()))[1].add(str(spelling))
+        for id_, (name, spellings) in merged.items():
+            for side in ("white", "black"):
+                spellings.update(
+                    str(row[0])
+                    for row in conn.execute(
+                        f"SELECT DISTINCT {side} FROM games WHERE {side}_id = ?", (id_,)
+                    )
+                )
+            spellings.discard(name)
+    except sqlite3.DatabaseError as error:
+        raise ArchiveError(f"{path}: not a usable archive: {error}") from None
+    finally:
+        conn.close()
+    return sorted((name, sorted(spellings)) for name, spellings in merged.values())
