@@ -152,6 +152,12 @@ COLUMNS: dict[str, dict[str, str]] = {
         "new_games": "Games this import added to the archive",
         "reader": "The reader that read the file (another reader's games are read again)",
     },
+    "player_aliases": {
+        "normalised": "A spelling's lookup key (accents, case and spaces folded)",
+        "name": "The spelling as it was when merged",
+        "player_id": "The player it is a spelling of",
+        "merged": "When it was merged (jacquet players --merge, UTC)",
+    },
     "occurrences": {
         "import_id": "The import",
         "game_index": "The game's place in the imported file",
@@ -293,6 +299,11 @@ _TABLES: dict[str, dict[str, Any]] = {
         "description": "Every file imported, with what it held, so that nothing is dropped "
         "silently.",
         "sort_desc": "id",
+    },
+    "player_aliases": {
+        "title": "Player spellings",
+        "description": "Spellings merged into another player (jacquet players --merge): "
+        "their games count as his.",
     },
     "occurrences": {
         "title": "Occurrences",
