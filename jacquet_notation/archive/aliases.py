@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..wording import plural
 from .names import normalise_name
 from .opening import open_archive, open_reader
-from .store import ArchiveError, now, write_lock
+from .store import ArchiveError, Store, now, write_lock
 
 
 @dataclass(frozen=True)
@@ -28,16 +28,9 @@ class Merge:
 
 
 def player_id(conn: sqlite3.Connection, name: str) -> int | None:
-    """The id ``name`` is stored under: its own players row, or the player it was merged into."""
-    key = normalise_name(name)
-    for sql in (
-        "SELECT id FROM players WHERE normalised = ?",
-        "SELECT player_id FROM player_aliases WHERE normalised = ?",
-    ):
-        found = conn.execute(sql, (key,)).fetchone()
-        if found is not None:
-            return int(found[0])
-    return None
+    """The id ``name`` is stored under: its own players row, or the player it was merged into
+    (the store's one lookup of a name)."""
+    return Store(conn).known_id("players", name)
 
 
 def _display_name(conn: sqlite3.Connection, id_: int) -> str:

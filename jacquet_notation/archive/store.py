@@ -317,6 +317,11 @@ class Store:
             found = cache[key] = returned_id(inserted)
         return found
 
+    def known_id(self, table: str, name: str) -> int | None:
+        """The id ``name`` has in ``table`` (a merged spelling: its player's), None if it has
+        none: :meth:`name_id`'s lookup, without the insertion."""
+        return self.names[table].get(normalise_name(name))
+
     def resolve_names(self, game: GameRow) -> None:
         """Set the ids of a game row's players, event and source (inserting new names)."""
         game["white_id"] = self.name_id("players", game["white"])
