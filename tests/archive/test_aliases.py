@@ -137,8 +137,19 @@ def test_the_command_lists_merges_and_exits_as_the_others(db: Path, tmp_path: Pa
     missing = run("players", str(tmp_path / "none.db"))
     assert missing.returncode == 2 and "no such archive" in missing.stderr
     assert not (tmp_path / "none.db").exists()
+    # jacquet archive: a file imported after the merge, then a rebuild, keep him one player
+    later = generated(1, seed=29)[0]
+    later.tags.update(White="j. dupré", Black="Marc Aubert")
+    (tmp_path / "later.jqt").write_text(write_game(later) + "\n", "utf-8")
+    for args in ([str(tmp_path / "later.jqt")], ["--rebuild"]):
+        done = run("archive", str(db), *args)
+        assert done.returncode == 0, done.stderr
+        assert {_player_of(db, s) for s in ("Jean Dupré", "J. Dupré", "j. dupré")} == {
+            _player_of(db, "Jean Dupré")
+        }
     parted = run("players", str(db), "--unmerge", "Jean Dupré", "J. Dupré")
     assert parted.returncode == 0, parted.stderr
+    assert parted.stdout == "'J. Dupré' parted from 'Jean Dupré' (2 games)\n"
 
 
 def test_an_archive_of_version_6_gains_the_aliases_table(db: Path) -> None:
