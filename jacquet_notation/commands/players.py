@@ -49,8 +49,9 @@ def players(
         raise CleanError(f"{db}: no such archive")
     try:
         with domain_errors():
-            if merge or unmerge:
-                done = aliases.merge(db, *merge) if merge else aliases.unmerge(db, *unmerge)  # type: ignore[misc]
+            names = merge or unmerge
+            if names is not None:
+                done = (aliases.merge if merge else aliases.unmerge)(db, *names)
                 verb = "merged into" if merge else "parted from"
                 echo(f"{done.spelling!r} {verb} {done.player!r} ({plural(done.games, 'game')})")
                 return
