@@ -39,7 +39,7 @@ from .format import (
     text_of,
     unescape,
 )
-from .schema import SAFE, game_schema, safe_parser
+from .schema import SAFE, game_schema, players_schema, safe_parser
 from .source import Source, syntax_error
 
 # --------------------------------------------------------------------------------------------
@@ -251,6 +251,8 @@ def _read(source: Source, file: str, validate: bool) -> Iterator[GameRecord]:
                 continue
             if element.tag == PLAYERS:
                 _check_text(root.text if root is not None else None, element, fail)
+                if validate and not players_schema().validate(element):
+                    raise _schema_error(players_schema(), element, fail)
                 element.clear(keep_tail=True)  # read by the schema, not made a record
                 previous = element
                 continue

@@ -73,3 +73,14 @@ def test_players_after_a_game_are_refused(tmp_path: Path) -> None:
     assert not schema().validate(etree.parse(str(out)))
     with pytest.raises(XmlError, match="expected a <game>"):
         list(read_xml(str(out)))
+
+
+def test_a_players_list_off_the_schema_is_refused_where_it_is(tmp_path: Path) -> None:
+    out = tmp_path / "p.xml"
+    write_xml([], str(out), players=[("A", ["B"])])
+    text = out.read_text("utf-8").replace("<spelling>B</spelling>", "<alias>B</alias>")
+    out.write_text(text, "utf-8")
+    with pytest.raises(XmlError) as caught:
+        list(read_xml(str(out)))
+    assert caught.value.line == 6 and "alias" in str(caught.value)  # the <alias> line
+    assert list(read_xml(str(out), validate=False)) == []
