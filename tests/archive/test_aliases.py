@@ -38,6 +38,10 @@ def _player_of(db: Path, spelling: str) -> int:
     return int(one(db, "SELECT white_id FROM games WHERE white = ?", spelling))
 
 
+def _player_of_black(db: Path, spelling: str) -> int:
+    return int(one(db, "SELECT black_id FROM games WHERE black = ?", spelling))
+
+
 def test_name_words_fold_accents_case_titles_and_order() -> None:
     assert name_words("Mr. Jean  DUPRÉ") == ("jean", "dupre")
     assert name_score(name_words("Dupré, Jean"), name_words("jean dupre")) == 100
@@ -72,6 +76,10 @@ def test_a_merge_counts_the_games_once_and_survives_reimport_and_rebuild(
     assert {_player_of(db, spelling) for spelling in DUPRE} == {kept}
     assert one(db, "SELECT count(*) FROM players WHERE normalised LIKE '%dupre%'") == 1
     assert one(db, "SELECT games FROM player_records WHERE player_id = ?", kept) == 4
+    lefevre = _player_of_black(db, "Pierre Lefèvre")
+    assert rows(
+        db, "SELECT games FROM head_to_head WHERE player_id = ? AND opponent_id = ?", kept, lefevre
+    ) == [(2,)]
     check_consistent(db)
     # a new file with a merged spelling: its game goes to the same player
     later = generated(1, seed=23)[0]
