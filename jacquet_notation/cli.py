@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "replay": "replay:replay",
     "generate": "generate:generate",
     "archive": "archive:archive",
+    "players": "players:players",
     "serve": "serve:serve",
     "export": "export:export",
     "import-xml": "export:import_xml",

@@ -372,3 +372,27 @@ def watched_page(browser: Any, **options: Any) -> Iterator[tuple[Any, PageTroubl
         yield page, seen
     finally:
         context.close()
+
+
+# -- one player under many spellings (docs/archive.md) ------------------------------------------
+
+#: (event, source, white, black): Jean Dupré under three spellings in one event, and names close
+#: to his or to each other that are other men (Jean Martin played Jeanne Martin; Jean Dupuis
+#: played elsewhere)
+ALIAS_GAMES = (
+    ("Café de la Régence", "Le Jacquet, 1820", "Jean Dupré", "Pierre Lefèvre"),
+    ("Café de la Régence", "Le Jacquet, 1820", "J. Dupré", "Pierre Lefèvre"),
+    ("Café de la Régence", "Le Jacquet, 1820", "Dupré, Jean", "Marc Aubert"),
+    ("Café de la Régence", "Le Jacquet, 1820", "Jean Dupré", "Marc Aubert"),
+    ("Tournoi de Lyon", "Gazette de Lyon", "Jean Martin", "Jeanne Martin"),
+    ("Tournoi de Lyon", "Gazette de Lyon", "Jean Dupuis", "Paul Roux"),
+)
+
+
+def alias_records(path: Path) -> Path:
+    """A record file of :data:`ALIAS_GAMES` (generated plays, the names and places above)."""
+    records = generated(len(ALIAS_GAMES), seed=11)
+    for record, (event, source, white, black) in zip(records, ALIAS_GAMES, strict=True):
+        record.tags.update(Event=event, Source=source, White=white, Black=black)
+    path.write_text("\n\n".join(write_game(record) for record in records) + "\n", "utf-8")
+    return path

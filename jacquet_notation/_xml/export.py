@@ -53,7 +53,9 @@ from .format import (
     WRITTEN,
     Status,
     escape,
+    write_text,
 )
+from .players import write_players
 from .schema import safe_parser
 
 # --------------------------------------------------------------------------------------------
@@ -159,15 +161,6 @@ def replayed_element(game: ReplayedGame, *, source_text: bool = True) -> etree._
 _INDENT = ["\n" + "  " * depth for depth in range(MAX_DEPTH + 2)]
 
 
-def _write_text(xf: Any, tag: str, value: str, attributes: dict[str, str] | None = None) -> None:
-    """An element holding text; text XML cannot carry is escaped and the element says so."""
-    if UNSAFE.search(value) is not None:
-        attributes = {**(attributes or {}), "escaped": "yes"}
-        value = escape(value)
-    with xf.element(tag, attributes):
-        xf.write(value)
-
-
 def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> Status:
     """Write one ``<game>`` through the incremental writer ``xf``; returns its status.
 
@@ -221,7 +214,7 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
 
         for comment in record.comments:
             write(inner)
-            _write_text(xf, COMMENT, comment)
+            write_text(xf, COMMENT, comment)
 
         attached: set[int] = set()
         write(inner)
@@ -234,7 +227,7 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
 
         if record.result is not None:
             write(inner)
-            _write_text(xf, RESULT, record.result)
+            write_text(xf, RESULT, record.result)
         if status != "unreadable":
             ended = outcome(game)
             ends: dict[str, str] = {}
@@ -261,7 +254,7 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
                 write(inner)
         if record.text and (source_text or status == "unreadable"):
             write(inner)
-            _write_text(xf, SOURCE_TEXT, record.text)
+            write_text(xf, SOURCE_TEXT, record.text)
         write(_INDENT[depth])
     return status
 
@@ -371,10 +364,10 @@ def _write_line(
         with element(PLAY, _play_attributes(written, ply)):
             for comment in written.comments_before:
                 write(inner)
-                _write_text(xf, COMMENT_BEFORE, comment)
+                write_text(xf, COMMENT_BEFORE, comment)
             if written.text:
                 write(inner)
-                _write_text(xf, WRITTEN, written.text)
+                write_text(xf, WRITTEN, written.text)
             sharer = "black" if written.side == "white" else "white"
             _write_moves(xf, written, sharer, inner)
             if ply is not None:
@@ -390,7 +383,7 @@ def _write_line(
                     pass
             for comment in written.comments:
                 write(inner)
-                _write_text(xf, COMMENT, comment)
+                write_text(xf, COMMENT, comment)
             for number, variation in enumerate(written.variations):
                 branch: Sequence[ReplayedPly] = ()
                 if ply is not None and number < len(ply.variations):
@@ -412,14 +405,14 @@ def _write_error(xf: Any, error: JacquetError, depth: int) -> None:
     xf.write(_INDENT[depth])
     with xf.element(ERROR, attributes):
         xf.write(inner)
-        _write_text(xf, MESSAGE, headline(error))
+        write_text(xf, MESSAGE, headline(error))
         for suggestion in suggestions(error):
             xf.write(inner)
-            _write_text(xf, LEGAL_PLAY, suggestion)
+            write_text(xf, LEGAL_PLAY, suggestion)
         slip = slip_of(error)
         if slip:
             xf.write(inner)
-            _write_text(xf, SLIP, slip)
+            write_text(xf, SLIP, slip)
         xf.write(_INDENT[depth])
 
 
@@ -429,19 +422,21 @@ def write_xml(
     *,
     rules: Rules | None = None,
     source_text: bool = True,
+    players: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> ExportCounts:
     """Write one ``<games>`` document holding every record, one game at a time.
 
     Each record is replayed and written through ``etree.xmlfile`` as it comes, so memory holds
     one game whatever the number of games. Returns the games written by status. ``output`` is a
     binary stream or a path; the command line writes to a temporary file and renames it, so that
-    a failure leaves nothing behind.
+    a failure leaves nothing behind. ``players`` (an archive's merges) come first.
     """
     counts = ExportCounts()
     with etree.xmlfile(output, encoding="UTF-8") as xf:
         xf.write_declaration()
         attributes = {"version": FORMAT_VERSION, "generator": f"jacquet-notation {__version__}"}
         with xf.element(GAMES, attributes, nsmap=NSMAP):
+            write_players(xf, players, _INDENT[1:4])
             for record in records:
                 xf.write(_INDENT[1])
                 counts.add(_write_game(xf, _replayed(record, rules), source_text, 1))

@@ -27,6 +27,7 @@ from .format import (
     MOVE,
     NAMESPACE,
     PLAY,
+    PLAYERS,
     PLAYS,
     RESULT,
     SOURCE_TEXT,
@@ -38,7 +39,7 @@ from .format import (
     text_of,
     unescape,
 )
-from .schema import SAFE, game_schema, safe_parser
+from .schema import SAFE, game_schema, players_schema, safe_parser
 from .source import Source, syntax_error
 
 # --------------------------------------------------------------------------------------------
@@ -236,6 +237,8 @@ def _read(source: Source, file: str, validate: bool) -> Iterator[GameRecord]:
                 if depth == 1:
                     root = element
                     _check_root(element, fail)
+                elif depth == 2 and element.tag == PLAYERS and previous is None:
+                    continue  # an archive's spellings, before the games: no record of its own
                 elif depth == 2 and element.tag != GAME:
                     raise fail(f"expected a <game>, found {_name(element)}", element)
                 continue
@@ -245,6 +248,13 @@ def _read(source: Source, file: str, validate: bool) -> Iterator[GameRecord]:
                     _check_text(
                         previous.tail if previous is not None else element.text, element, fail
                     )
+                continue
+            if element.tag == PLAYERS:
+                _check_text(root.text if root is not None else None, element, fail)
+                if validate and not players_schema().validate(element):
+                    raise _schema_error(players_schema(), element, fail)
+                element.clear(keep_tail=True)  # read by the schema, not made a record
+                previous = element
                 continue
             if previous is None:
                 _check_text(root.text if root is not None else None, element, fail)

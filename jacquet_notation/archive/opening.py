@@ -23,6 +23,7 @@ from .schema import (
     create_game_list,
     create_groups,
     create_matches,
+    create_player_aliases,
     create_schema,
 )
 from .store import ArchiveError, Store
@@ -284,6 +285,8 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_5_to_6(db)
             if version < 7:
                 _migrate_6_to_7(db)
+            if version < 8:
+                _migrate_7_to_8(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -380,6 +383,15 @@ def _migrate_6_to_7(db: sqlite_utils.Database) -> None:
     game already stored, and indexes the games' last positions (``games.final_key``)."""
     create_groups(db)
     refresh_groups(db.conn)
+
+
+def _migrate_7_to_8(db: sqlite_utils.Database) -> None:
+    """Version 8 records that several spellings are one player: the ``player_aliases`` table.
+
+    It starts empty (no spelling was merged before), so nothing else changes; ``jacquet players
+    --merge`` fills it.
+    """
+    create_player_aliases(db)
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

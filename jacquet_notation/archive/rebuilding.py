@@ -93,6 +93,8 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         used = " UNION ".join(
             f"SELECT {column} FROM games WHERE {column} IS NOT NULL" for column in columns
         )
+        if table == "players":  # a merge outlives its games (docs/archive.md)
+            used += " UNION SELECT player_id FROM player_aliases"
         conn.execute(f"DELETE FROM {table} WHERE id NOT IN ({used})")
     store.build_key_indexes(conn)
     store.recount_imports(db)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..bibliography import source_name
 from ..engine import Step
 from ..errors import JacquetError, MatchError
 from ..match import GameSummary, check_game, match_errors, outcome
@@ -244,7 +245,7 @@ def _game_row(
         "rules": game.rules.name,
         "options": _options(game.rules),
         "tags": json.dumps(tags, ensure_ascii=False),
-        "source": tags.get("Source"),
+        "source": source_name(tags),
         "transcriber": tags.get("Transcriber"),
         "annotator": tags.get("Annotator"),
         "result": record.result,

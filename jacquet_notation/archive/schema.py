@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite_utils
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -297,6 +297,22 @@ def create_groups(db: sqlite_utils.Database) -> None:
     db.table("games").create_index(["final_key"], if_not_exists=True)
 
 
+def create_player_aliases(db: sqlite_utils.Database) -> None:
+    """The ``player_aliases`` table (version 8): a spelling's lookup key made another player's.
+
+    Keyed by the spelling's ``normalised`` name rather than by a players row, so that the merge
+    outlives the rows it joined: an import or a rebuild looks each name up here before
+    ``players`` (``store.Store.name_id``), and the games of every spelling point at one id.
+    """
+    db.table("player_aliases").create(
+        {"normalised": str, "name": str, "player_id": int, "merged": str},
+        pk="normalised",
+        foreign_keys=[("player_id", "players", "id")],
+        if_not_exists=True,
+    )
+    db.table("player_aliases").create_index(["player_id"], if_not_exists=True)
+
+
 def create_views(db: sqlite_utils.Database, replace: bool = False) -> None:
     """The views (``replace``: made again, as a migration that changes one needs)."""
     for name, sql in VIEWS.items():
@@ -378,6 +394,7 @@ def create_schema(db: sqlite_utils.Database) -> None:
     db.table("occurrences").create_index(["game_id"])
     create_matches(db)
     create_groups(db)
+    create_player_aliases(db)
     db.table("imports").create_index(["sha256"])
     db.table("games").enable_fts(
         ["white", "black", "event", "site", "source", "comments"], create_triggers=True

@@ -291,6 +291,11 @@ class Store:
             }
             for table in ("players", "events", "sources")
         }
+        # a merged spelling (docs/archive.md, "One player, many spellings") finds its player
+        self.names["players"].update(
+            (str(name), int(id_))
+            for name, id_ in self.conn.execute("SELECT normalised, player_id FROM player_aliases")
+        )
 
     def name_id(self, table: str, name: str | None) -> int | None:
         """The id of a player, event or source, inserting it the first time it is seen.
@@ -311,6 +316,11 @@ class Store:
             ).fetchone()
             found = cache[key] = returned_id(inserted)
         return found
+
+    def known_id(self, table: str, name: str) -> int | None:
+        """The id ``name`` has in ``table`` (a merged spelling: its player's), None if it has
+        none: :meth:`name_id`'s lookup, without the insertion."""
+        return self.names[table].get(normalise_name(name))
 
     def resolve_names(self, game: GameRow) -> None:
         """Set the ids of a game row's players, event and source (inserting new names)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from datasette.utils.asgi import NotFound, Request, Response
 
+from .citations import cite_sources
 from .games_list import THUMB_WIDTH, kept_rows, list_source
 from .metadata import DEFAULT_TITLE
 from .names import spell_players
@@ -136,6 +137,7 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
     players = await _top(db, source, "player", "players")
     events = await _top(db, source, "event_id", "events")
     sources = await _top(db, source, "source_id", "sources")
+    sources = await cite_sources(db, sources, kept_rows)
     recent = await _recent_games(datasette, db, name, source)
     imports = await _recent_imports(datasette, db, name)
     context = {

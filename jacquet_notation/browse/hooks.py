@@ -15,6 +15,7 @@ from datasette import hookimpl as _datasette_hookimpl
 from datasette.views.base import DatasetteError
 from markupsafe import Markup, escape
 
+from ..bibliography import page_order
 from ..position import KEY_CHARACTER_CLASS, Position
 from ..wording import plural
 from .collections import event_view, source_view
@@ -204,6 +205,8 @@ def prepare_connection(conn: sqlite3.Connection, database: str, datasette: Any) 
     if database == "_internal":
         return  # Datasette's own catalogue, never a visitor's
     conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, VALUE_LIMIT)
+    # the source page's order of pages and plates, one definition (docs/browse.md)
+    conn.create_function("jacquet_page_order", 1, page_order, deterministic=True)
     conn.set_authorizer(authorize)
     conn.row_factory = RowBudget()
 

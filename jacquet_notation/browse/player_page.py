@@ -25,6 +25,7 @@ from .shared import (
     query_rows,
     url_row_id,
 )
+from .spellings import player_spellings
 from .urls import event_url, game_url, games_list_url, match_url, optional_url, player_url
 
 
@@ -66,6 +67,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
             param="opponents",
             total=opponents[0]["total"] if opponents else None,
         ),
+        "spellings": await player_spellings(datasette, db, name, player_id),
         "games": games,
         "page": page,
         **page_links(here, page, more, total=record["games"]),

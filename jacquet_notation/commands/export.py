@@ -105,6 +105,12 @@ def _records(paths: Sequence[str], encoding: str) -> Iterator[GameRecord]:
 @click.option("--rules", "ruleset", type=click.Choice(RULESET_NAMES), help="Force a ruleset.")
 @click.option("--encoding", default="utf-8", show_default=True, help="e.g. latin-1.")
 @click.option(
+    "--players",
+    "players_db",
+    metavar="DB",
+    help="Name in the XML the players the archive DB merged from several spellings.",
+)
+@click.option(
     "--no-source-text",
     is_flag=True,
     help="Leave out each game's text as found (an unreadable game keeps it).",
@@ -117,6 +123,7 @@ def export(
     ruleset: str | None,
     encoding: str,
     no_source_text: bool,
+    players_db: str | None,
 ) -> None:
     """Export every game of PATHS (files, folders, or - for stdin) as XML, HTML or a match file.
 
@@ -134,6 +141,7 @@ def export(
       jacquet export --xml games.xml corpus/valid
       jacquet export --xml - --html sheet.html --rules murray games.jqt
       jacquet export --mat match.mat match.jqt
+      jacquet export --xml games.xml --players games.db corpus/valid
     """
     from .. import xml as xmlio
 
@@ -149,13 +157,18 @@ def export(
         raise CleanError("--xml and --html cannot both go to stdout")
     with domain_errors(EXIT_USAGE):
         rules = Rules.named(ruleset) if ruleset else None
+        players = _merged_players(players_db) if players_db is not None else []
         with contextlib.ExitStack() as stack:
             if xml_out is not None:
                 xml_file = stack.enter_context(atomic_output(xml_out))
             else:
                 xml_file = stack.enter_context(tempfile.TemporaryFile())
             counts = xmlio.write_xml(
-                _records(paths, encoding), xml_file, rules=rules, source_text=not no_source_text
+                _records(paths, encoding),
+                xml_file,
+                rules=rules,
+                source_text=not no_source_text,
+                players=players,
             )
             if html_out is not None:
                 xml_file.flush()
@@ -170,6 +183,13 @@ def export(
     )
     invalid = counts.invalid or counts.unreadable
     sys.exit(EXIT_INVALID if invalid or mat_code == EXIT_INVALID else EXIT_OK)
+
+
+def _merged_players(db: str) -> list[tuple[str, list[str]]]:
+    """The archive's merged players (``jacquet players --merge``), for ``<players>``."""
+    from ..archive.aliases import merged_players
+
+    return merged_players(db)
 
 
 def _export_mat(paths: Sequence[str], encoding: str, target: str) -> int:

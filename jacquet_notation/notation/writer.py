@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from ..bibliography import SOURCE_TAGS
 from ..record import UNKNOWN_ROLL, GameRecord, WrittenPlay
 from .splitting import TAG_START
 
@@ -12,7 +13,7 @@ from .splitting import TAG_START
 #: before the bibliographic tags at the end
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Match", "Game", "Score", "White", "Black")
 TAG_ORDER_RULES = ("Result", "Rules")
-TAG_ORDER_END = ("Source", "Transcriber", "Annotator")
+TAG_ORDER_END = (*SOURCE_TAGS, "Transcriber", "Annotator")
 
 
 def _escape(value: str) -> str:

@@ -21,6 +21,7 @@ EXPECTED = [
     "fmt",
     "generate",
     "import-xml",
+    "players",
     "plays",
     "replay",
     "serve",
