@@ -14,6 +14,7 @@ from pathlib import Path
 import sqlite_utils
 
 from . import store
+from .decisions import create_decisions
 from .matches import refresh_matches
 from .rows import DerivedGame, derive, reread
 from .schema import (
@@ -280,6 +281,8 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_4_to_5(db)
             if version < 6:
                 _migrate_5_to_6(db)
+            if version < 7:
+                _migrate_6_to_7(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -369,6 +372,14 @@ def _migrate_5_to_6(db: sqlite_utils.Database) -> None:
         db.execute("DROP TABLE duplicates")
     db.execute("DROP VIEW IF EXISTS duplicates")
     db.create_view("duplicates", VIEWS["duplicates"].strip())
+
+
+def _migrate_6_to_7(db: sqlite_utils.Database) -> None:
+    """Version 7 keeps what an analyser wrote (the ``decisions`` table) and the format each game
+    came from, with its analyser (``games.format``, ``analyser``, ``analyser_settings``,
+    ``analyser_units``). Games stored before have none: their format is unknown (NULL), and the
+    analysis of an ``.xg`` file imported before was never stored (docs/archive.md)."""
+    create_decisions(db)
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
