@@ -19,6 +19,7 @@ from ..board_terms import Side
 from ..match import cube_after_each
 from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import Position
+from .analysis import game_analysis
 from .drawing import BOARD_WIDTH, diagram, dice_text
 from .matches import game_ending, game_in_match
 from .names import spell_players
@@ -98,6 +99,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "courier": _has_courier(game),
         "shares": await _sharing(datasette, db, name, game),
         "race_chart": race_chart(states, turns),
+        "analysis": await game_analysis(db, game, turns),
     }
     return Response.html(
         await datasette.render_template("jacquet/game.html", context, request=request)
