@@ -177,3 +177,93 @@ def played(before: tuple[int, ...], moves: list[tuple[int, int]]) -> tuple[int, 
                 board[0] -= 1
             board[end] += 1
     return tuple(-board[25 - i] for i in range(26))
+
+
+# --------------------------------------------------------------------------------------------
+# An analysed match with losses and luck chosen, so that its figures are known by hand
+
+#: each analysed play of :func:`analysed_match`, in order: (game, side, dice, played, options
+#: as (moves, equity) best first, XG's error (negative, as XG writes it), luck). A single option
+#: is a forced play, which no error rate counts.
+ANALYSED_PLAYS: list[
+    tuple[
+        int,
+        int,
+        tuple[int, int],
+        list[tuple[int, int]],
+        list[tuple[list[tuple[int, int]], float]],
+        float,
+        float,
+    ]
+] = [
+    (
+        1,
+        1,
+        (3, 1),
+        [(24, 21), (6, 5)],
+        [([(8, 5), (6, 5)], 0.16), ([(24, 21), (6, 5)], 0.05)],
+        -0.11,
+        0.2,
+    ),
+    (
+        1,
+        -1,
+        (6, 3),
+        [(24, 18), (13, 10)],
+        [([(24, 18), (18, 15)], 0.02), ([(24, 18), (13, 10)], -0.01)],
+        -0.03,
+        -0.1,
+    ),
+    (
+        1,
+        1,
+        (6, 4),
+        [(24, 18), (13, 9)],
+        [([(24, 18), (18, 14)], 0.25), ([(24, 18), (13, 9)], 0.10)],
+        -0.15,
+        0.05,
+    ),
+    (1, -1, (5, 2), [(13, 8), (13, 11)], [([(13, 8), (13, 11)], 0.0)], 0.0, 0.3),
+    (
+        2,
+        -1,
+        (6, 3),
+        [(24, 18), (13, 10)],
+        [([(24, 18), (18, 15)], 0.05), ([(24, 18), (13, 10)], 0.01)],
+        -0.04,
+        0.3,
+    ),
+    (
+        2,
+        1,
+        (2, 1),
+        [(13, 11), (6, 5)],
+        [([(13, 11), (6, 5)], -0.02), ([(24, 23), (13, 11)], -0.05)],
+        0.0,
+        -0.15,
+    ),
+]
+#: game 1's cube decisions: White's no double before its second roll (ErrCube 0.02), then its
+#: double (0.0) and Black's drop (ErrTake 0.05), as (side, loss)
+ANALYSED_CUBES: list[tuple[int, int, float]] = [(1, 1, 0.02), (1, 1, 0.0), (1, -1, 0.05)]
+
+
+def analysed_match(white: str = "Alice", black: str = "Bob") -> bytes:
+    """Two games of a 5-point match analysed by XG (:data:`ANALYSED_PLAYS`, :data:`ANALYSED_CUBES`):
+    game 1 ends in a dropped double, game 2 is left unfinished."""
+    records = [match_header(white, black), game_header(1)]
+    board: tuple[int, ...] = START
+    current = 1
+    cube_at = 2  # White's no double comes before the third play of game 1
+    for number, (game, side, dice, moves, options, error, luck) in enumerate(ANALYSED_PLAYS):
+        if game != current:
+            records += [game_footer(1, 1, 0), game_header(game, (1, 0))]
+            board, current = START, game
+        if number == cube_at:
+            records.append(cube(1, 0, equities=(0.3, 0.1, 1.0), errors=(-0.02, -1000.0)))
+        weighed = [(option, equity, 3) for option, equity in options]
+        records.append(move(side, board, dice, moves, options=weighed, error=error, luck=luck))
+        board = played(board, moves)
+        if number == 3:  # after Black's forced play, White doubles and Black drops
+            records.append(cube(1, 1, 0, equities=(0.5, 1.25, 1.0), errors=(0.0, -0.05)))
+    return pack([*records, match_footer()])

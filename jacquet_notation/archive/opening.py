@@ -14,6 +14,7 @@ from pathlib import Path
 import sqlite_utils
 
 from . import store
+from .decisions import create_decisions
 from .groups import refresh_groups
 from .matches import refresh_matches
 from .rows import DerivedGame, derive, reread
@@ -287,6 +288,8 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_6_to_7(db)
             if version < 8:
                 _migrate_7_to_8(db)
+            if version < 9:
+                _migrate_8_to_9(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -392,6 +395,14 @@ def _migrate_7_to_8(db: sqlite_utils.Database) -> None:
     --merge`` fills it.
     """
     create_player_aliases(db)
+
+
+def _migrate_8_to_9(db: sqlite_utils.Database) -> None:
+    """Version 9 keeps what an analyser wrote (the ``decisions`` table) and the format each game
+    came from, with its analyser (``games.format``, ``analyser``, ``analyser_settings``,
+    ``analyser_units``). Games stored before have none: their format is unknown (NULL), and the
+    analysis of an ``.xg`` file imported before was never stored (docs/archive.md)."""
+    create_decisions(db)
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

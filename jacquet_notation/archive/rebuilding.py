@@ -10,6 +10,7 @@ from ..garbage import fewer_collections
 from ..match import GameSummary
 from ..rules import Rules
 from . import store
+from .decisions import KEPT_COLUMNS, follow_id
 from .groups import refresh_groups
 from .matches import refresh_matches
 from .opening import open_archive
@@ -33,7 +34,11 @@ def rebuild(db: str | os.PathLike[str], *, rules: Rules | None = None) -> Import
         database.close()
 
 
-_REBUILT = tuple(column for column in GAME_COLUMNS if column not in ("file", "import_id"))
+#: what a rebuild writes again: not where a game was read, nor what only its file said (its
+#: format and analysis, decisions.py), which the stored text does not hold
+_REBUILT = tuple(
+    column for column in GAME_COLUMNS if column not in ("file", "import_id", *KEPT_COLUMNS)
+)
 
 
 def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
@@ -71,6 +76,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
                 conn.execute(
                     "UPDATE occurrences SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
                 )
+                follow_id(conn, old_id, derived.id)
                 conn.execute("DELETE FROM games WHERE rowid = ?", (rowid,))
                 continue
             target.resolve_names(game)
@@ -79,6 +85,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
                 conn.execute(
                     "UPDATE occurrences SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
                 )
+                follow_id(conn, old_id, derived.id)
             updates.append((*(game[column] for column in _REBUILT), rowid))
             turns.extend(derived.turns)
             counted.append(derived)

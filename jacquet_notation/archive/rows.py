@@ -11,7 +11,7 @@ import hashlib
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..bibliography import source_name
@@ -24,6 +24,7 @@ from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
 from ..replay import ReplayedGame, replay
 from ..reporting import describe_error, headline, suggestions
 from ..rules import Rules
+from .decisions import DecisionRow, analyser_columns, decision_rows, format_of
 from .names import iso_date, normalise_name
 
 # --------------------------------------------------------------------------------------------
@@ -49,6 +50,8 @@ class DerivedGame:
     line: int
     status: str
     messages: list[str]
+    #: the analysed decisions the record's plies carry (decisions.py), none for most games
+    decisions: list[DecisionRow] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -65,6 +68,7 @@ class DerivedGame:
             self.line,
             self.status,
             self.messages,
+            self.decisions,
         )
 
 
@@ -183,6 +187,7 @@ def derive_batch(
     batch = []
     for chunk in chunks:
         derived, previous = derive_chained(parse_chunk(chunk), rules, import_id, previous)
+        derived.game["format"] = format_of(chunk.syntax)  # a rebuild's text no longer says
         batch.append(derived)
     for derived in batch:
         counts[derived.status] += 1
@@ -220,8 +225,12 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
     row["turns"] = plies.last_turn
     row["final_key"] = plies.final_key
     row["comments"] = "\n".join(comments) or None
+    row.update(analyser_columns(record))
     line = record.span.line or 1
-    return DerivedGame(row, plies.turns, plies.reached, record.index, line, status, messages)
+    decisions = decision_rows(record, game_id)
+    return DerivedGame(
+        row, plies.turns, plies.reached, record.index, line, status, messages, decisions
+    )
 
 
 def _game_row(
@@ -269,6 +278,7 @@ def _game_row(
         "start_key": game.set_position.key() if game.set_position is not None else None,
         "gap": record.gap[1] or None,
         "ending": ended.ending if status != "unreadable" else None,
+        "format": None,  # the chunk's, set by derive_batch
     }
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from .decisions import create_decisions
+
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -57,6 +59,12 @@ GAME_COLUMNS: tuple[str, ...] = (
     "gap",
     # version 6: how the game ended (match.ENDINGS: borne-off, drop, resignation, unfinished)
     "ending",
+    # version 9: the format a game came from (jacquet, mat, sgf, xg), and who analysed it
+    # (decisions.py): kept by a rebuild, as the text stored no longer says
+    "format",
+    "analyser",
+    "analyser_settings",
+    "analyser_units",
 )
 _GAME_TYPES: dict[str, type] = {
     column: int
@@ -403,4 +411,5 @@ def create_schema(db: sqlite_utils.Database) -> None:
         db.table(table).enable_fts(["name"], create_triggers=True)
     create_views(db)
     create_game_list(db)
+    create_decisions(db)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

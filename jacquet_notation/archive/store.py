@@ -19,6 +19,7 @@ import sqlite_utils
 
 from ..errors import JacquetError
 from ..notation import READER
+from .decisions import INSERT as INSERT_DECISIONS
 from .names import normalise_name
 from .rows import DerivedGame, GameRow, TurnRow
 from .schema import GAME_COLUMNS, TURN_COLUMNS
@@ -361,6 +362,9 @@ class Store:
         self.conn.executemany(self.insert_game, game_rows)
         self.insert_turn_rows([turn for derived in new for turn in derived.turns])
         self.count_positions(new)
+        decisions = [row for derived in new for row in derived.decisions]
+        if decisions:
+            self.conn.executemany(INSERT_DECISIONS, decisions)
         return new
 
     def write_sightings(self, batch: Sequence[DerivedGame]) -> int:

@@ -19,6 +19,7 @@ from ..board_terms import Side
 from ..match import cube_after_each
 from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import Position
+from .analysis import game_analysis
 from .compare import also_in
 from .drawing import BOARD_WIDTH, diagram, dice_text
 from .matches import game_ending, game_in_match
@@ -102,6 +103,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "race_chart": race_chart(states, turns),
         "also": await also_in(datasette, db, name, game_id),
         "compare_url": compare_url(datasette, name, game_id),
+        "analysis": await game_analysis(db, game, turns),
     }
     return Response.html(
         await datasette.render_template("jacquet/game.html", context, request=request)

@@ -105,6 +105,11 @@ _TABLES: dict[str, dict[str, Any]] = {
         "title": "Occurrences",
         "description": "Every game of every imported file, even one already in the archive.",
     },
+    "decisions": {
+        "title": "Analysed decisions",
+        "description": "What an analyser (eXtreme Gammon, gnubg) wrote of each decision of a "
+        "game: the options it weighed, the one chosen, the equity lost, the luck.",
+    },
     "game_groups": {
         "title": "One game, many books",
         "description": "Printings of one game: the same plays under other tags, or a fragment "

@@ -13,6 +13,7 @@ from typing import Any
 from datasette.utils.asgi import Response
 
 from ..board_terms import Side, side_name
+from .analysis import player_analysis
 from .names import game_label, spell_players
 from .pictures import player_years_chart
 from .shared import (
@@ -73,6 +74,7 @@ async def player_view(datasette: Any, request: Any) -> Response:
         **page_links(here, page, more, total=record["games"]),
         "list_url": games_list_url(datasette, name, {"player": player_id}),
         "years_chart": await player_years_chart(db, player_id),
+        "analysis": await player_analysis(db, player_id),
     }
     return Response.html(
         await datasette.render_template("jacquet/player.html", context, request=request)
