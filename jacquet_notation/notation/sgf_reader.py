@@ -1,0 +1,338 @@
+"""Read gnubg's SGF (``save match``: one game tree a game, FF[4], GM[6]) into game records.
+
+Each game becomes the :class:`~jacquet_notation.record.GameRecord` the ``.mat`` reader would
+give for it: the same tags (``Rules``, ``Match``, ``Game``, ``Score``, ``White``, ``Black``,
+``Crawford``, ``Date``, ``Event``, ``Site``...), plies in turns as a match file numbers them,
+the cube's actions, the result (a resignation is a result on a game not over), comments, a set
+position as the ``[Position]`` tag, and gnubg's analysis on ``WrittenPlay.analysis``. What is
+kept, ignored and refused is docs/notation.md's "gnubg's SGF". The match's properties that
+gnubg writes in the first game only (date, event, place, ratings) are carried to every game.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ..analysis import Analyser, Decision, PlyAnalysis
+from ..errors import NotationError
+from ..numerals import ascii_int
+from ..record import Action, GameRecord, Move, Side, Span, WrittenPlay
+from .mat_header import MAT_RULESET, tag_name
+from .sgf_analysis import cube_decision, letter_point, move_decision, moves_of
+from .sgf_syntax import Node, Property, TreeReader
+from .words import new_play
+
+#: the root's properties a match file's header would hold, as the record's tags
+ROOT_TAGS = {
+    "EV": "Event",
+    "RO": "Round",
+    "PC": "Site",
+    "AN": "Annotator",
+    "WR": "WhiteElo",
+    "BR": "BlackElo",
+}
+#: the root's properties read for their meaning; any other is ignored (docs/notation.md)
+_ROOT_READ = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "DT", "RU", "RE", "GC", *ROOT_TAGS}
+#: the match's properties gnubg writes in its first game only, carried to the games after it
+MATCH_PROPERTIES = ("DT", "GC", *ROOT_TAGS)
+#: gnubg's rules words that jacquet does not play: refused
+_VARIANTS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
+#: a header line gnubg keeps in the game comment (``[ClockType "Speed"]``): a tag again
+_KEPT_HEADER = re.compile(r'\[([^"\]]+?) "([^"]*)"\]\Z')
+_DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})\Z")
+_RESULT = re.compile(r"([WB])\+([0-9]{1,9})(R?)\Z", re.IGNORECASE)
+_ANNOTATED = ("A", "DA", "LU")
+_CUBE_ACTIONS: dict[str, Action] = {"double": "double", "take": "take", "drop": "drop"}
+
+
+class SgfGame(TreeReader):
+    """One game tree read into its record."""
+
+    #: the program that wrote the file (``AP``), named as the analyser of its analysis
+    application = "GNU Backgammon"
+
+    def read(self, match: dict[str, Property]) -> GameRecord:
+        record = GameRecord(file=self.file, index=self.index, text=self.text)
+        lines = self.text.count("\n")
+        record.span = Span(self.first_line, 1, self.first_line + lines, 1)
+        try:
+            nodes = self.main_line()
+            if not nodes:
+                raise self.error("expected a game's root node ;, found none", 0)
+            self.root(record, nodes[0], match)
+            self.nodes(record, nodes[1:])
+        except NotationError as error:
+            record.errors.append(error)
+        return record
+
+    def fail(self, message: str, prop: Property | Node) -> NotationError:
+        return NotationError(
+            message, file=self.file, game=self.index, line=prop.line, column=prop.column
+        )
+
+    def root(self, record: GameRecord, root: Node, match: dict[str, Property]) -> None:
+        tags = record.tags
+        tags["Rules"] = MAT_RULESET
+        properties = {p.name: p for p in root.properties if p.name in _ROOT_READ}
+        game = properties.get("GM")
+        if game is None or game.values[:1] != ["6"]:
+            found = f"GM[{game.values[0]}]" if game and game.values else "no GM"
+            raise self.fail(f"expected GM[6], a backgammon game, found {found}", game or root)
+        for name in MATCH_PROPERTIES:
+            if name in properties:
+                match[name] = properties[name]
+            elif name in match:
+                properties[name] = match[name]
+        info = properties.get("MI")
+        score = [0, 0]
+        for value in info.values if info else ():
+            key, _, number = value.partition(":")
+            count = ascii_int(number)
+            if count is None:
+                continue
+            if key == "length" and count > 0:
+                tags["Match"] = str(count)
+            elif key == "game":
+                tags["Game"] = str(count + 1)
+            elif key in ("ws", "bs"):
+                score[key == "bs"] = count
+        for name, tag in (("PW", "White"), ("PB", "Black")):
+            if name in properties:
+                tags[tag] = properties[name].values[0].strip()
+        tags["Score"] = f"{score[0]}-{score[1]}"
+        if "DT" in properties:
+            date = _DATE.match(properties["DT"].values[0].strip())
+            if date is not None:
+                year, month, day = date.groups()
+                tags["Date"] = f"{year}.{int(month):02}.{int(day):02}"
+        for name, tag in ROOT_TAGS.items():
+            if name in properties and properties[name].values[0].strip():
+                tags[tag] = properties[name].values[0].strip()
+        self.rules(tags, properties.get("RU"))
+        if "GC" in properties:
+            self.game_comment(record, properties["GC"].values[0])
+        if "RE" in properties:
+            self.result(record, properties["RE"])
+        if "AP" in properties and properties["AP"].values:
+            self.application = properties["AP"].values[0].split(":")[0]
+
+    def rules(self, tags: dict[str, str], rules: Property | None) -> None:
+        words = rules.values[0].split(":") if rules and rules.values else []
+        for word in words:
+            if word in _VARIANTS:
+                assert rules is not None
+                raise self.fail(f"RU[{word}]: jacquet reads standard backgammon only", rules)
+            if word == "Crawford":
+                tags["Crawford"] = "On"
+            elif word == "Jacoby":
+                tags["Jacoby"] = "On"
+            elif word == "NoCube":
+                tags["Cube"] = "Off"
+
+    def game_comment(self, record: GameRecord, text: str) -> None:
+        """``GC``: the header lines gnubg kept there become tags again, the rest a comment."""
+        kept = []
+        for line in text.split("\n"):
+            header = _KEPT_HEADER.match(line.strip())
+            if header is not None:
+                record.tags.setdefault(tag_name(header.group(1)), header.group(2))
+            elif line.strip():
+                kept.append(line.strip())
+        if kept:
+            record.comments = ["\n".join(kept)]
+
+    def result(self, record: GameRecord, prop: Property) -> None:
+        found = _RESULT.match(prop.values[0].strip())
+        if found is None:
+            raise self.fail(f"expected RE[W+2] or RE[B+1R], found RE[{prop.values[0][:20]}]", prop)
+        points = int(found.group(2))
+        record.result = f"{points}-0" if found.group(1).upper() == "W" else f"0-{points}"
+
+    def nodes(self, record: GameRecord, nodes: list[Node]) -> None:
+        """The moves: one ply a node, in turns as a match file numbers its lines."""
+        plays = record.plays
+        turn = 1
+        side: Side = "white"
+        setup: Node | None = None
+        settings = ""
+        for node in nodes:
+            mover = next((p for p in node.properties if p.name in ("W", "B")), None)
+            dice_set = node.get("DI")
+            if mover is None and dice_set is None:
+                if any(p.name in ("AE", "AB", "AW") for p in node.properties):
+                    if plays:
+                        raise self.fail("a set position only before the first move", node)
+                    setup = node
+                continue
+            ply_side: Side = (
+                ("black" if mover.name == "B" else "white")
+                if mover is not None
+                else self.player(node, side)
+            )
+            if plays:
+                last = plays[-1]
+                same_turn = last.side == "white" and ply_side == "black"
+                turn = last.turn if same_turn else last.turn + 1
+            play = self.ply(node, mover, dice_set, ply_side, turn)
+            analysis, found = self.analysis(node, play, ply_side)
+            if analysis is not None:
+                settings = settings or found
+                play = replace(play, analysis=analysis)
+            plays.append(play)
+            side = ply_side
+        if setup is not None:
+            record.tags["Position"] = self.position(setup, plays[0].side if plays else "white")
+        if settings or any(p.analysis for p in plays):
+            record.analyser = Analyser(name=self.application, settings=settings)
+
+    def player(self, node: Node, default: Side) -> Side:
+        turn = node.get("PL")
+        if turn is None or not turn.values:
+            return default
+        return "black" if turn.values[0].upper().startswith("B") else "white"
+
+    def ply(
+        self, node: Node, mover: Property | None, dice_set: Property | None, side: Side, turn: int
+    ) -> WrittenPlay:
+        place = mover or dice_set
+        assert place is not None
+        span = Span(place.line, place.column, place.line, place.column)
+        value = place.values[0].strip() if place.values else ""
+        comment = node.get("C")
+        comments = (comment.values[0].strip(),) if comment and comment.values[0].strip() else ()
+        action = _CUBE_ACTIONS.get(value) if mover is not None else None
+        if action is not None:
+            return WrittenPlay(
+                side, turn, None, action=action, text=value, span=span, comments=comments
+            )
+        dice = _dice(value[:2])
+        if dice is None:
+            raise self.fail(
+                f"expected two dice 1 to 6 such as 63, found {value[:2] or 'none'}", place
+            )
+        if mover is None:  # PL[W]DI[63]: a roll whose play is not given
+            return WrittenPlay(
+                side, turn, dice, action="unknown", text=value, span=span, comments=comments
+            )
+        moves = moves_of(value[2:], side)
+        if moves is None or len(moves) > 4:
+            raise self.fail(
+                f"expected up to four moves of two letters a to z, found {value[2:][:20]}", place
+            )
+        play = new_play(side, turn, dice, _grouped(moves), value, span)
+        if comments:
+            play = replace(play, comments=comments)
+        return play
+
+    def analysis(self, node: Node, play: WrittenPlay, side: Side) -> tuple[PlyAnalysis | None, str]:
+        if not any(p.name in _ANNOTATED for p in node.properties):
+            return None, ""
+        decisions: list[Decision] = []
+        settings = ""
+        cube = node.get("DA")
+        if cube is not None and cube.values:
+            chosen = {"double": -1, "take": 1, "drop": 2}.get(play.action or "", 0)
+            decision = cube_decision(cube.values[0], chosen)
+            if decision is not None:
+                decisions.append(decision)
+        moves = node.get("A")
+        luck = node.get("LU")
+        lucky = _float(luck.values[0]) if luck and luck.values else None
+        if moves is not None:
+            found = move_decision(moves.values, side, _play_text)
+            if found is not None:
+                decision, settings = found
+                decisions.append(replace(decision, luck=lucky))
+                lucky = None
+        if lucky is not None and decisions:
+            decisions[-1] = replace(decisions[-1], luck=lucky)
+        return (PlyAnalysis(tuple(decisions)) if decisions else None), settings
+
+    def position(self, node: Node, mover: Side) -> str:
+        """``AE``/``AW``/``AB`` (and ``PL``) as the readable ``[Position]``: every man listed."""
+        men: dict[Side, dict[int, int]] = {"white": {}, "black": {}}
+        for prop in node.properties:
+            if prop.name == "AE":
+                men = {"white": {}, "black": {}}
+            elif prop.name in ("AW", "AB"):
+                owner: Side = "white" if prop.name == "AW" else "black"
+                for value in prop.values:
+                    first, _, last = value.partition(":")
+                    for letter in _letters(first, last or first):
+                        point = letter_point(letter, owner)
+                        if point is None or point == 0:
+                            raise self.fail(f"expected a point a to y, found {value[:5]}", prop)
+                        men[owner][point] = men[owner].get(point, 0) + 1
+        mover = self.player(node, mover)
+        clauses = []
+        for owner in ("white", "black"):
+            listed = men["white" if owner == "white" else "black"]
+            on = sum(listed.values())
+            if on > 15:
+                raise self.fail(f"{owner} has {on} men on the board, more than 15", node)
+            pairs = [
+                ("bar" if p == 25 else str(p), n) for p, n in sorted(listed.items(), reverse=True)
+            ]
+            if on < 15:
+                pairs.append(("off", 15 - on))
+            clauses.append(f"{owner} " + " ".join(f"{p}:{n}" for p, n in pairs))
+        return "; ".join([*clauses, f"{mover} to move"])
+
+
+def _letters(first: str, last: str) -> list[str]:
+    if len(first) != 1 or len(last) != 1 or last < first:
+        return [first + last]  # not a point: refused by the caller
+    return [chr(c) for c in range(ord(first), ord(last) + 1)]
+
+
+def _dice(text: str) -> tuple[int, int] | None:
+    if len(text) != 2 or not all("1" <= c <= "6" for c in text):
+        return None
+    high, low = sorted((int(text[0]), int(text[1])), reverse=True)
+    return high, low
+
+
+def _float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _grouped(moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """gnubg's one move a die, the same move repeated written once with its count (``13/11(2)``,
+    as a match file writes it)."""
+    grouped: list[Move] = []
+    for move in moves:
+        if grouped and grouped[-1][:2] == move[:2]:
+            last = grouped[-1]
+            grouped[-1] = last._replace(count=last.count + 1)
+        else:
+            grouped.append(move)
+    return tuple(grouped)
+
+
+def _play_text(moves: tuple[Move, ...]) -> str:
+    return " ".join(move.notation() for move in _grouped(moves))
+
+
+def match_properties(preamble: str) -> dict[str, Property]:
+    """The match's properties (:data:`MATCH_PROPERTIES`) of the first game's root node, its
+    text ``preamble``; empty where it cannot be read (its own game says why)."""
+    if not preamble:
+        return {}
+    try:
+        nodes = TreeReader(preamble, 1, None, 1).main_line(root_only=True)
+    except NotationError:
+        return {}
+    root = nodes[0] if nodes else Node()
+    return {p.name: p for p in root.properties if p.name in MATCH_PROPERTIES}
+
+
+def parse_sgf_game(
+    text: str, first_line: int, file: str | None, index: int, preamble: str = ""
+) -> GameRecord:
+    """The record of one game tree of an SGF file (its text from ``first_line``), with the
+    match's properties of the first game's root node, ``preamble`` (the first game's text)."""
+    return SgfGame(text, first_line, file, index).read(match_properties(preamble))
