@@ -211,10 +211,8 @@ class SgfGame(TreeReader):
             raise self.fail(
                 f"expected two dice 1 to 6 such as 63, found {value[:2] or 'none'}", place
             )
-        if mover is None:  # PL[W]DI[63]: a roll whose play is not given
-            return WrittenPlay(
-                side, turn, dice, action="unknown", text=value, span=span, comments=comments
-            )
+        if mover is None:  # PL[W]DI[63]: a roll whose play is not given, as a bare roll
+            return WrittenPlay(side, turn, dice, text=value + ":", span=span, comments=comments)
         moves = moves_of(value[2:], side)
         if moves is None or len(moves) > 4:
             raise self.fail(
