@@ -15,14 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from . import __version__
-from .engine import Step
+from .engine import Step, legal_plays
 from .errors import NotationError
 from .match import is_crawford_game, outcome
 from .notation import split_matches
 from .numerals import ascii_int
 from .position import Position
 from .record import BAR, OFF, GameRecord, Side, WrittenPlay
-from .replay import replay
+from .replay import ReplayedPly, replay
+from .rules import Rules
 
 #: the tags written as the root's own properties (and those the reader makes from the root)
 _ROOT_TAGS = {
@@ -176,6 +177,15 @@ def _root(
     return "".join(parts)
 
 
+def _could_play(rules: Rules, ply: ReplayedPly) -> bool:
+    """Whether a roll left unplayed (the last of a game resigned) could have moved a man: gnubg
+    keeps such a roll as dice set (``PL[W]DI[63]``), and one that cannot move as a move."""
+    dice = ply.written.dice
+    if not ply.unplayed or dice is None:
+        return False
+    return any(play.steps for play in legal_plays(ply.before, dice, rules))
+
+
 def write_sgf_match(records: list[GameRecord]) -> str:
     """One match (its games in order) as gnubg's SGF: a game tree a game."""
     for record in records:
@@ -200,7 +210,7 @@ def write_sgf_match(records: list[GameRecord]) -> str:
         unplayed = [False] * len(record.plays)
         if len(game.plies) == len(record.plays):
             steps = [ply.play.steps if ply.play is not None else None for ply in game.plies]
-            unplayed = [ply.unplayed for ply in game.plies]
+            unplayed = [_could_play(game.rules, ply) for ply in game.plies]
         nodes += [_node(record, play, steps[i], unplayed[i]) for i, play in enumerate(record.plays)]
         trees.append("\n".join(nodes) + ")\n")
         previous = score
