@@ -15,15 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from . import __version__
-from .engine import Step, legal_plays
+from .engine import Step
 from .errors import NotationError
 from .match import is_crawford_game, outcome
 from .notation import split_matches
 from .numerals import ascii_int
 from .position import Position
 from .record import BAR, OFF, GameRecord, Side, WrittenPlay
-from .replay import ReplayedPly, replay
-from .rules import Rules
+from .replay import replay
 
 #: the tags written as the root's own properties (and those the reader makes from the root)
 _ROOT_TAGS = {
@@ -98,9 +97,10 @@ def _moves(record: GameRecord, play: WrittenPlay, steps: tuple[Step, ...] | None
     return "".join(pairs)
 
 
-def _node(
-    record: GameRecord, play: WrittenPlay, steps: tuple[Step, ...] | None, unplayed: bool
-) -> str:
+def _node(record: GameRecord, play: WrittenPlay, steps: tuple[Step, ...] | None) -> str:
+    """One ply's node: a roll with its pairs of letters (none for a roll written bare, which
+    gnubg's import of a match file keeps so too), a cube action, or a roll whose play is not
+    given as gnubg's dice set (``PL[W]DI[63]``)."""
     colour = "B" if play.side == "black" else "W"
     if play.variations:
         raise _fail(record, "gnubg's SGF has no variations here: remove them first", play)
@@ -112,7 +112,7 @@ def _node(
         node = f";{colour}[{play.action}]"
     elif play.dice is None:
         raise _fail(record, "gnubg's SGF writes a pass with its dice (such as 63)", play)
-    elif play.action == "unknown" or unplayed:
+    elif play.action == "unknown":
         node = f";PL[{colour}]DI[{play.dice[0]}{play.dice[1]}]"
     else:
         node = f";{colour}[{play.dice[0]}{play.dice[1]}{_moves(record, play, steps)}]"
@@ -177,15 +177,6 @@ def _root(
     return "".join(parts)
 
 
-def _could_play(rules: Rules, ply: ReplayedPly) -> bool:
-    """Whether a roll left unplayed (the last of a game resigned) could have moved a man: gnubg
-    keeps such a roll as dice set (``PL[W]DI[63]``), and one that cannot move as a move."""
-    dice = ply.written.dice
-    if not ply.unplayed or dice is None:
-        return False
-    return any(play.steps for play in legal_plays(ply.before, dice, rules))
-
-
 def write_sgf_match(records: list[GameRecord]) -> str:
     """One match (its games in order) as gnubg's SGF: a game tree a game."""
     for record in records:
@@ -207,11 +198,9 @@ def write_sgf_match(records: list[GameRecord]) -> str:
         if game.set_position is not None:
             nodes.append(_setup(game.set_position))
         steps: list[tuple[Step, ...] | None] = [None] * len(record.plays)
-        unplayed = [False] * len(record.plays)
         if len(game.plies) == len(record.plays):
             steps = [ply.play.steps if ply.play is not None else None for ply in game.plies]
-            unplayed = [_could_play(game.rules, ply) for ply in game.plies]
-        nodes += [_node(record, play, steps[i], unplayed[i]) for i, play in enumerate(record.plays)]
+        nodes += [_node(record, play, steps[i]) for i, play in enumerate(record.plays)]
         trees.append("\n".join(nodes) + ")\n")
         previous = score
         ended = outcome(game)

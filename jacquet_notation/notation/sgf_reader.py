@@ -211,14 +211,19 @@ class SgfGame(TreeReader):
             raise self.fail(
                 f"expected two dice 1 to 6 such as 63, found {value[:2] or 'none'}", place
             )
-        if mover is None:  # PL[W]DI[63]: a roll whose play is not given, as a bare roll
-            return WrittenPlay(side, turn, dice, text=value + ":", span=span, comments=comments)
+        if mover is None:  # PL[W]DI[63]: a roll whose play is not given
+            return WrittenPlay(
+                side, turn, dice, action="unknown", text=value, span=span, comments=comments
+            )
         moves = moves_of(value[2:], side)
         if moves is None or len(moves) > 4:
             raise self.fail(
                 f"expected up to four moves of two letters a to z, found {value[2:][:20]}", place
             )
-        play = new_play(side, turn, dice, _grouped(moves), value, span)
+        # a roll that moves nothing is a bare roll (``63:``): the replay tells a pass from a
+        # roll left unplayed at the end, as for a match file's
+        text = value if moves else value + ":"
+        play = new_play(side, turn, dice, _grouped(moves), text, span)
         if comments:
             play = replace(play, comments=comments)
         return play
