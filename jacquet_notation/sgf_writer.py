@@ -136,8 +136,10 @@ def _setup(position: Position) -> str:
 
 
 def _root(
-    record: GameRecord, number: int, score: tuple[int, int], crawford_game: bool, resigned: bool
+    record: GameRecord, number: int, score: tuple[int, int], crawford_game: bool, resigned: int
 ) -> str:
+    """The game's root node: match, players, the match's tags, rules, result (``resigned``: the
+    cube of a game resigned, 0 for one played out or dropped)."""
     tags = record.tags
     length = ascii_int(tags.get("Match", "")) or 0
     parts = [
@@ -173,6 +175,11 @@ def _root(
     if dash and max(white_points, black_points) > 0:
         winner = "W" if white_points > 0 else "B"
         won = max(white_points, black_points)
+        if resigned:
+            # gnubg keeps a resignation as 1, 2 or 3 times the cube (RE's points over the cube,
+            # rounded down) and its import of a match file rounds a match-winning one up: 3
+            # points at a cube of 2 are a gammon's 4 to gnubg
+            won = resigned * min(3, -(-won // resigned))
         parts.append(f"RE[{winner}+{won}{'R' if resigned else ''}]")
     return "".join(parts)
 
@@ -193,7 +200,8 @@ def write_sgf_match(records: list[GameRecord]) -> str:
         length = ascii_int(record.tags.get("Match", "")) or 0
         crawford = record.tags.get("Crawford", "").strip().lower() in ("on", "yes", "true", "1")
         crawford_game = is_crawford_game(crawford, length, score, previous)
-        resigned = outcome(game).ending == "resignation"
+        ended = outcome(game)
+        resigned = ended.cube if ended.ending == "resignation" else 0
         nodes = [_root(record, number, score, crawford_game, resigned)]
         if game.set_position is not None:
             nodes.append(_setup(game.set_position))
@@ -203,7 +211,6 @@ def write_sgf_match(records: list[GameRecord]) -> str:
         nodes += [_node(record, play, steps[i]) for i, play in enumerate(record.plays)]
         trees.append("\n".join(nodes) + ")\n")
         previous = score
-        ended = outcome(game)
         if ended.winner is not None and ended.points:
             won = ended.points
             score = (

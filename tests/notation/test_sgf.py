@@ -159,6 +159,7 @@ def test_gnubgs_analysis_reaches_the_record() -> None:
     analysed = [p.analysis for g in games for p in g.plays if p.analysis is not None]
     assert analysed and games[0].analyser is not None
     assert games[0].analyser.name == "GNU Backgammon"
+    assert any(d.kind == "cube" for a in analysed for d in a.decisions)
     moves = [d for a in analysed for d in a.decisions if d.kind == "move"]
     assert moves and all(d.loss >= 0 for d in moves)
     assert any(d.luck is not None for d in moves)
