@@ -21,6 +21,7 @@ from ..record import NO_SPAN, GameRecord, Span, WrittenPlay, point_name
 from ..replay import ReplayedGame, ReplayedPly, replay
 from ..reporting import headline, slip_of, suggestions
 from ..rules import Rules
+from .analysis import write_analysis
 from .format import (
     COMMENT,
     COMMENT_BEFORE,
@@ -55,9 +56,6 @@ from .format import (
     escape,
 )
 from .schema import safe_parser
-
-# --------------------------------------------------------------------------------------------
-# Export
 
 
 @dataclass(slots=True)
@@ -384,6 +382,8 @@ def _write_line(
                 if ply.error is not None:
                     attached.add(id(ply.error))
                     _write_error(xf, ply.error, depth + 1)
+            if written.analysis is not None:
+                write_analysis(xf, written.analysis, inner)
             for nag in written.nags:
                 write(inner)
                 with element(GLYPH, {"number": _number(nag)}):
