@@ -11,6 +11,7 @@ gnubg writes in the first game only (date, event, place, ratings) are carried to
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 
@@ -21,7 +22,7 @@ from ..record import Action, GameRecord, Move, Side, Span, WrittenPlay
 from .mat_header import MAT_RULESET, tag_name
 from .sgf_analysis import cube_decision, letter_point, move_decision, moves_of
 from .sgf_syntax import Node, Property, TreeReader
-from .words import new_play
+from .words import new_play, new_tuple
 
 #: the root's properties a match file's header would hold, as the record's tags
 ROOT_TAGS = {
@@ -57,19 +58,22 @@ class SgfGame(TreeReader):
         lines = self.text.count("\n")
         record.span = Span(self.first_line, 1, self.first_line + lines, 1)
         try:
-            nodes = self.main_line()
+            root = self.main_line(root_only=True)
+            plain = self.plain_moves(self.stopped_at) if root else None
+            nodes = root if plain is not None else self.main_line()
             if not nodes:
                 raise self.error("expected a game's root node ;, found none", 0)
             self.root(record, nodes[0], match)
-            self.nodes(record, nodes[1:])
+            if plain is not None:
+                self.plain(record, plain)
+            else:
+                self.nodes(record, nodes[1:])
         except NotationError as error:
             record.errors.append(error)
         return record
 
     def fail(self, message: str, prop: Property | Node) -> NotationError:
-        return NotationError(
-            message, file=self.file, game=self.index, line=prop.line, column=prop.column
-        )
+        return self.error(message, prop.offset)
 
     def root(self, record: GameRecord, root: Node, match: dict[str, Property]) -> None:
         tags = record.tags
@@ -149,6 +153,35 @@ class SgfGame(TreeReader):
         points = int(found.group(2))
         record.result = f"{points}-0" if found.group(1).upper() == "W" else f"0-{points}"
 
+    def plain(self, record: GameRecord, moves: list[tuple[str, str, int]]) -> None:
+        """The moves of a game whose nodes are moves alone (:meth:`plain_moves`): each read
+        as :meth:`ply` reads it, the turns as :meth:`nodes` numbers them, with less work."""
+        plays = record.plays
+        turn, last_side = 1, ""
+        line = self.first_line
+        text = self.text
+        line_start = at = 0
+        for colour, value, offset in moves:
+            side: Side = "black" if colour == "B" else "white"
+            if plays:
+                turn = turn if last_side == "white" and side == "black" else turn + 1
+            last_side = side
+            breaks = text.count("\n", at, offset)
+            if breaks:
+                line += breaks
+                line_start = text.rfind("\n", at, offset) + 1
+            at = offset
+            column = offset - line_start + 1
+            span = new_tuple(Span, (line, column, line, column + 1))
+            read = _plain_play(value, side)
+            if read is None:  # not a roll of two dice and up to four moves: ply says why
+                place = Property(colour, [value], offset)
+                plays.append(self.ply(Node([place], offset), place, None, side, turn))
+            elif read[0] is None:
+                plays.append(WrittenPlay(side, turn, None, action=read[1], text=value, span=span))
+            else:
+                plays.append(new_play(side, turn, read[0], read[2], read[3], span))
+
     def nodes(self, record: GameRecord, nodes: list[Node]) -> None:
         """The moves: one ply a node, in turns as a match file numbers its lines."""
         plays = record.plays
@@ -157,6 +190,17 @@ class SgfGame(TreeReader):
         setup: Node | None = None
         settings = ""
         for node in nodes:
+            alone = node.properties[0] if len(node.properties) == 1 else None
+            if alone is not None and alone.name in ("W", "B"):
+                # the common node, a move alone (``;W[31hefe]``): no comment, no analysis
+                mover_side: Side = "black" if alone.name == "B" else "white"
+                if plays:
+                    last = plays[-1]
+                    same_turn = last.side == "white" and mover_side == "black"
+                    turn = last.turn if same_turn else last.turn + 1
+                plays.append(self.ply(node, alone, None, mover_side, turn))
+                side = mover_side
+                continue
             mover = next((p for p in node.properties if p.name in ("W", "B")), None)
             dice_set = node.get("DI")
             if mover is None and dice_set is None:
@@ -197,9 +241,10 @@ class SgfGame(TreeReader):
     ) -> WrittenPlay:
         place = mover or dice_set
         assert place is not None
-        span = Span(place.line, place.column, place.line, place.column)
+        line, column = self.where(place.offset)
+        span = new_tuple(Span, (line, column, line, column + len(place.name)))
         value = place.values[0].strip() if place.values else ""
-        comment = node.get("C")
+        comment = node.get("C") if len(node.properties) > 1 else None
         comments = (comment.values[0].strip(),) if comment and comment.values[0].strip() else ()
         action = _CUBE_ACTIONS.get(value) if mover is not None else None
         if action is not None:
@@ -215,15 +260,15 @@ class SgfGame(TreeReader):
             return WrittenPlay(
                 side, turn, dice, action="unknown", text=value, span=span, comments=comments
             )
-        moves = moves_of(value[2:], side)
-        if moves is None or len(moves) > 4:
+        moves = _play_moves(value[2:], side)
+        if moves is None:
             raise self.fail(
                 f"expected up to four moves of two letters a to z, found {value[2:][:20]}", place
             )
         # a roll that moves nothing is a bare roll (``63:``): the replay tells a pass from a
         # roll left unplayed at the end, as for a match file's
         text = value if moves else value + ":"
-        play = new_play(side, turn, dice, _grouped(moves), text, span)
+        play = new_play(side, turn, dice, moves, text, span)
         if comments:
             play = replace(play, comments=comments)
         return play
@@ -289,11 +334,37 @@ def _letters(first: str, last: str) -> list[str]:
     return [chr(c) for c in range(ord(first), ord(last) + 1)]
 
 
+#: the 36 rolls as gnubg writes them (``63``, ``36``), high die first
+_ROLLS = {f"{a}{b}": (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+
+
 def _dice(text: str) -> tuple[int, int] | None:
-    if len(text) != 2 or not all("1" <= c <= "6" for c in text):
+    return _ROLLS.get(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _plain_play(
+    value: str, side: Side
+) -> tuple[tuple[int, int] | None, Action | None, tuple[Move, ...], str] | None:
+    """A move node's value read once for every play written so: ``(dice, cube action, moves,
+    the play's text)``; None where it is neither a cube action nor a roll and its moves."""
+    action = _CUBE_ACTIONS.get(value)
+    if action is not None:
+        return None, action, (), value
+    dice = _ROLLS.get(value[:2])
+    moves = _play_moves(value[2:], side) if dice is not None else None
+    if dice is None or moves is None:
         return None
-    high, low = sorted((int(text[0]), int(text[1])), reverse=True)
-    return high, low
+    return dice, None, moves, value if moves else value + ":"
+
+
+@functools.lru_cache(maxsize=4096)
+def _play_moves(letters: str, side: Side) -> tuple[Move, ...] | None:
+    """A play's letters as its moves, grouped (:func:`_grouped`); None past four pairs or for a
+    letter out of range. Kept by the letters: a match repeats the same plays (Moves are
+    immutable, so one tuple serves every play written so)."""
+    moves = moves_of(letters, side)
+    return None if moves is None or len(moves) > 4 else _grouped(moves)
 
 
 def _float(text: str) -> float | None:
@@ -320,11 +391,25 @@ def _play_text(moves: tuple[Move, ...]) -> str:
     return " ".join(move.notation() for move in _grouped(moves))
 
 
+#: the match properties of the last preamble read, by its text: every game of a file has the
+#: same (its first game), read once (the reader copies from them, never changes them)
+_LAST_MATCH: dict[str, dict[str, Property]] = {}
+
+
 def match_properties(preamble: str) -> dict[str, Property]:
     """The match's properties (:data:`MATCH_PROPERTIES`) of the first game's root node, its
     text ``preamble``; empty where it cannot be read (its own game says why)."""
     if not preamble:
         return {}
+    cached = _LAST_MATCH.get(preamble)
+    if cached is not None:
+        return dict(cached)
+    _LAST_MATCH.clear()
+    _LAST_MATCH[preamble] = found = _match_properties(preamble)
+    return dict(found)
+
+
+def _match_properties(preamble: str) -> dict[str, Property]:
     try:
         nodes = TreeReader(preamble, 1, None, 1).main_line(root_only=True)
     except NotationError:

@@ -23,6 +23,14 @@ _TOKEN = re.compile(
     r"\s*(?:(?P<value>\[(?:\\.|[^\\\]])*\])|(?P<name>[A-Za-z]+)|(?P<mark>[();])|(?P<bad>\S))",
     re.DOTALL,
 )
+_STRUCTURE = re.compile(r"[\[()]")
+#: a line of one node whose values hold no bracket, parenthesis or escape (gnubg's move lines)
+_PLAIN_LINE = re.compile(r"[ \t]*;(?:[ \t]*[A-Z]+(?:\[[^\\\[\]()]*\])+)+[ \t]*\Z")
+#: the common node, one property of one plain value followed by the next node or the tree's
+#: end (``;W[31hefe]``): read whole, without the token loop
+_SIMPLE_NODE = re.compile(r"\s*;\s*([A-Z]{1,2})\[([^\\\]]*)\](?=\s*[;()])")
+_MOVE_NODE = re.compile(r"\s*;([WB])\[([^\\\]]*)\]")
+_TREE_END = re.compile(r"\s*\)\s*\Z")
 _UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _SOFT_BREAK = re.compile(r"\\\r?\n")
 
@@ -37,12 +45,12 @@ def is_sgf(lines: Iterable[str]) -> bool:
 
 @dataclass(slots=True)
 class Property:
-    """One property of a node: its name, its values (unescaped) and where its first value is."""
+    """One property of a node: its name, its values (unescaped) and where its name begins (an
+    offset of the game's text: the line and column are worked out only for an error)."""
 
     name: str
     values: list[str]
-    line: int
-    column: int
+    offset: int
 
 
 @dataclass(slots=True)
@@ -50,8 +58,7 @@ class Node:
     """One node (``;``) of the main line: its properties in order, and where it begins."""
 
     properties: list[Property] = field(default_factory=list)
-    line: int = 0
-    column: int = 0
+    offset: int = 0
 
     def get(self, name: str) -> Property | None:
         for prop in self.properties:
@@ -78,25 +85,28 @@ def sgf_games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
         if not chunk:
             first = number
         chunk.append(line)
+        if not in_value and _PLAIN_LINE.match(line):
+            continue  # a node of plain values, nothing opened or closed
         at = 0
-        while at < len(line):
+        while True:
             if in_value:
                 end = _value_end(line, at)
                 if end < 0:
                     break
                 in_value, at = False, end + 1
-                continue
-            char = line[at]
+            special = _STRUCTURE.search(line, at)  # the next [, ( or ) outside a value
+            if special is None:
+                break
+            char, at = special.group(), special.end()
             if char == "[":
                 in_value = True
             elif char == "(":
                 depth += 1
                 opened = True
-            elif char == ")" and depth > 0:
+            elif depth > 0:
                 depth -= 1
-                if depth == 0 and not line[at + 1 :].strip():
+                if depth == 0 and not line[at:].strip():
                     break
-            at += 1
         if opened and depth == 0 and not in_value:
             yield first, chunk
             chunk, opened = [], False
@@ -127,6 +137,22 @@ class TreeReader:
         self.file = file
         self.index = index
         self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        #: where ``main_line(root_only=True)`` stopped: the offset of the node after the root
+        self.stopped_at = len(text)
+
+    def plain_moves(self, start: int) -> list[tuple[str, str, int]] | None:
+        """The nodes from ``start`` to the tree's end when every one is a move alone of a plain
+        value (``;W[31hefe]``, gnubg's game without analysis or comments): ``(W or B, value,
+        offset)`` each; None for any other text, which :meth:`main_line` reads."""
+        found = []
+        at = start
+        text = self.text
+        for node in _MOVE_NODE.finditer(text, start):
+            if node.start() != at:
+                return None
+            found.append((node.group(1), node.group(2), node.start(1)))
+            at = node.end()
+        return found if _TREE_END.match(text, at) else None
 
     def where(self, offset: int) -> tuple[int, int]:
         """The file's line and column (1-based) of an offset of the text."""
@@ -149,7 +175,24 @@ class TreeReader:
         prop: Property | None = None
         text = self.text
         position = 0
-        for token in _TOKEN.finditer(text):
+        simple, tokens = _SIMPLE_NODE.match, _TOKEN.match
+        while True:
+            if depth and not skipping:
+                common = simple(text, position)
+                if common is not None:
+                    if root_only and nodes:
+                        self.stopped_at = common.start()
+                        return nodes
+                    at = common.start(1)
+                    single = Property(common.group(1), [common.group(2)], at)
+                    node = Node([single], at)
+                    nodes.append(node)
+                    prop = single
+                    position = common.end()
+                    continue
+            token = tokens(text, position)
+            if token is None:
+                break
             position = token.end()
             kind = token.lastgroup
             start = token.start(kind or 0)
@@ -188,9 +231,9 @@ class TreeReader:
                         return nodes
                 elif not skipping:
                     if root_only and nodes:
+                        self.stopped_at = start
                         return nodes
-                    line, column = self.where(start)
-                    node = Node(line=line, column=column)
+                    node = Node(offset=start)
                     nodes.append(node)
                 continue
             if skipping:
@@ -201,8 +244,7 @@ class TreeReader:
                 name = token.group("name")
                 if not name.isupper():
                     raise self.error(f"expected a property in capitals, found {name}", start)
-                line, column = self.where(start)
-                prop = Property(name, [], line, column)
+                prop = Property(name, [], start)
                 node.properties.append(prop)
                 continue
             if prop is None:
