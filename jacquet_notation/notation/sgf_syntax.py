@@ -29,6 +29,11 @@ _PLAIN_LINE = re.compile(r"[ \t]*;(?:[ \t]*[A-Z]+(?:\[[^\\\[\]()]*\])+)+[ \t]*\Z
 #: the common node, one property of one plain value followed by the next node or the tree's
 #: end (``;W[31hefe]``): read whole, without the token loop
 _SIMPLE_NODE = re.compile(r"\s*;\s*([A-Z]{1,2})\[([^\\\]]*)\](?=\s*[;()])")
+_VALUES = r"(?:\s*\[(?:\\.|[^\\\]])*\])+"
+#: a root node, well formed and followed by the next node or the tree's end
+_ROOT_NODE = re.compile(rf"\s*\(\s*;((?:\s*[A-Z]+{_VALUES})*)\s*(?=[;()])", re.DOTALL)
+_PROPERTY = re.compile(rf"\s*([A-Z]+)({_VALUES})", re.DOTALL)
+_VALUE = re.compile(r"\[((?:\\.|[^\\\]])*)\]", re.DOTALL)
 _MOVE_NODE = re.compile(r"\s*;([WB])\[([^\\\]]*)\]")
 _TREE_END = re.compile(r"\s*\)\s*\Z")
 _UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
@@ -136,9 +141,25 @@ class TreeReader:
         self.first_line = first_line
         self.file = file
         self.index = index
-        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self._starts: list[int] | None = None  # where each line begins, made for an error
         #: where ``main_line(root_only=True)`` stopped: the offset of the node after the root
         self.stopped_at = len(text)
+
+    def _plain_root(self) -> Node | None:
+        """The root node read by three regular expressions, where it is well formed (else None:
+        the token loop reads it and says what is wrong); :attr:`stopped_at` set after it."""
+        root = _ROOT_NODE.match(self.text)
+        if root is None:
+            return None
+        node = Node(offset=root.start(1))
+        for prop in _PROPERTY.finditer(self.text, root.start(1), root.end()):
+            values = [
+                _UNESCAPE.sub(r"\1", _SOFT_BREAK.sub("", v)) if "\\" in v else v
+                for v in _VALUE.findall(prop.group(2))
+            ]
+            node.properties.append(Property(prop.group(1), values, prop.start()))
+        self.stopped_at = root.end()
+        return node
 
     def plain_moves(self, start: int) -> list[tuple[str, str, int]] | None:
         """The nodes from ``start`` to the tree's end when every one is a move alone of a plain
@@ -156,6 +177,8 @@ class TreeReader:
 
     def where(self, offset: int) -> tuple[int, int]:
         """The file's line and column (1-based) of an offset of the text."""
+        if self._starts is None:
+            self._starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
         row = bisect.bisect_right(self._starts, offset) - 1
         return self.first_line + row, offset - self._starts[row] + 1
 
@@ -167,6 +190,10 @@ class TreeReader:
         """The nodes of the tree's main line (the first variation at each branch, as gnubg
         reads it); the other variations are skipped. Raises NotationError at the first fault.
         ``root_only``: the root node alone, read up to the next node (the text may end there)."""
+        if root_only:
+            root = self._plain_root()
+            if root is not None:
+                return [root]
         nodes: list[Node] = []
         depth = 0
         skipping = 0  # the depth of a variation being skipped (0: none)
