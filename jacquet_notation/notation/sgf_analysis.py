@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..analysis import Decision, Option
+from ..numerals import ascii_int
 from ..record import Move, Side
 
 #: the cube's three options as analysis.py spells them
@@ -66,9 +67,8 @@ def move_decision(
     """``A``'s values as a move decision, and the evaluation's settings (``2-ply cubeful``)."""
     if len(values) < 2:
         return None
-    try:
-        chosen: int | None = int(values[0])
-    except ValueError:
+    chosen = ascii_int(values[0])
+    if chosen is None:
         return None
     options: list[Option] = []
     settings = ""
@@ -106,11 +106,7 @@ def _plies(word: str) -> str:
     """``2C`` as ``2-ply cubeful`` (``0`` as ``0-ply``)."""
     cubeful = word.endswith("C")
     plies = word.removesuffix("C")
-    return (
-        f"{plies}-ply" + (" cubeful" if cubeful else "")
-        if plies.isascii() and plies.isdigit()
-        else ""
-    )
+    return f"{plies}-ply" + (" cubeful" if cubeful else "") if ascii_int(plies) is not None else ""
 
 
 def cube_equities(value: str) -> tuple[float, float] | None:

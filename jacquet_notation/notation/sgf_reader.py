@@ -109,7 +109,7 @@ class SgfGame(TreeReader):
             date = _DATE.match(properties["DT"].values[0].strip())
             if date is not None:
                 year, month, day = date.groups()
-                tags["Date"] = f"{year}.{int(month):02}.{int(day):02}"
+                tags["Date"] = f"{year}.{ascii_int(month) or 0:02}.{ascii_int(day) or 0:02}"
         for name, tag in ROOT_TAGS.items():
             if name in properties and properties[name].values[0].strip():
                 tags[tag] = properties[name].values[0].strip()
@@ -150,7 +150,7 @@ class SgfGame(TreeReader):
         found = _RESULT.match(prop.values[0].strip())
         if found is None:
             raise self.fail(f"expected RE[W+2] or RE[B+1R], found RE[{prop.values[0][:20]}]", prop)
-        points = int(found.group(2))
+        points = ascii_int(found.group(2)) or 0
         record.result = f"{points}-0" if found.group(1).upper() == "W" else f"0-{points}"
 
     def plain(self, record: GameRecord, moves: list[tuple[str, str, int]]) -> None:
