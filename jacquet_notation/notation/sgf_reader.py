@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import replace
+from typing import Any
 
 from ..analysis import Analyser, Decision, PlyAnalysis
 from ..errors import NotationError
@@ -161,6 +162,10 @@ class SgfGame(TreeReader):
         line = self.first_line
         text = self.text
         line_start = at = 0
+        known = _PLAIN_READ
+        if len(known["white"]) + len(known["black"]) > _PLAIN_KEPT:
+            known["white"].clear()
+            known["black"].clear()
         for colour, value, offset in moves:
             side: Side = "black" if colour == "B" else "white"
             if plays:
@@ -173,7 +178,9 @@ class SgfGame(TreeReader):
             at = offset
             column = offset - line_start + 1
             span = new_tuple(Span, (line, column, line, column + 1))
-            read = _plain_play(value, side)
+            read = known[side].get(value, _UNREAD)
+            if read is _UNREAD:
+                read = known[side][value] = _plain_play(value, side)
             if read is None:  # not a roll of two dice and up to four moves: ply says why
                 place = Property(colour, [value], offset)
                 plays.append(self.ply(Node([place], offset), place, None, side, turn))
@@ -342,7 +349,13 @@ def _dice(text: str) -> tuple[int, int] | None:
     return _ROLLS.get(text)
 
 
-@functools.lru_cache(maxsize=8192)
+#: the plain move values read so far, by side (a match repeats its plays): at most
+#: ``_PLAIN_KEPT`` of them, forgotten together past that
+_PLAIN_READ: dict[str, dict[str, Any]] = {"white": {}, "black": {}}
+_PLAIN_KEPT = 20_000
+_UNREAD = object()
+
+
 def _plain_play(
     value: str, side: Side
 ) -> tuple[tuple[int, int] | None, Action | None, tuple[Move, ...], str] | None:
