@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -154,7 +155,7 @@ class SgfGame(TreeReader):
         points = ascii_int(found.group(2)) or 0
         record.result = f"{points}-0" if found.group(1).upper() == "W" else f"0-{points}"
 
-    def plain(self, record: GameRecord, moves: list[tuple[str, str, int]]) -> None:
+    def plain(self, record: GameRecord, moves: Iterator[re.Match[str]]) -> None:
         """The moves of a game whose nodes are moves alone (:meth:`plain_moves`): each read
         as :meth:`ply` reads it, the turns as :meth:`nodes` numbers them, with less work."""
         plays = record.plays
@@ -166,7 +167,9 @@ class SgfGame(TreeReader):
         if len(known["white"]) + len(known["black"]) > _PLAIN_KEPT:
             known["white"].clear()
             known["black"].clear()
-        for colour, value, offset in moves:
+        for node in moves:
+            colour, value = node.groups()
+            offset = node.start(1)
             side: Side = "black" if colour == "B" else "white"
             if plays:
                 turn = turn if last_side == "white" and side == "black" else turn + 1

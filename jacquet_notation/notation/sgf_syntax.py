@@ -35,9 +35,14 @@ _ROOT_NODE = re.compile(rf"\s*\(\s*;((?:\s*[A-Z]+{_VALUES})*)\s*(?=[;()])", re.D
 _PROPERTY = re.compile(rf"\s*([A-Z]+)({_VALUES})", re.DOTALL)
 _VALUE = re.compile(r"\[((?:\\.|[^\\\]])*)\]", re.DOTALL)
 _MOVE_NODE = re.compile(r"\s*;([WB])\[([^\\\]]*)\]")
-_TREE_END = re.compile(r"\s*\)\s*\Z")
+_PLAIN_TAIL = re.compile(r"(?:\s*;[WB]\[[^\\\]]*\])*\s*\)\s*\Z")
 _UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _SOFT_BREAK = re.compile(r"\\\r?\n")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    """The character an escape stands for (a function: cheaper than a template's expansion)."""
+    return match.group(1)
 
 
 def is_sgf(lines: Iterable[str]) -> bool:
@@ -154,26 +159,20 @@ class TreeReader:
         node = Node(offset=root.start(1))
         for prop in _PROPERTY.finditer(self.text, root.start(1), root.end()):
             values = [
-                _UNESCAPE.sub(r"\1", _SOFT_BREAK.sub("", v)) if "\\" in v else v
+                _UNESCAPE.sub(_escaped, _SOFT_BREAK.sub("", v)) if "\\" in v else v
                 for v in _VALUE.findall(prop.group(2))
             ]
             node.properties.append(Property(prop.group(1), values, prop.start()))
         self.stopped_at = root.end()
         return node
 
-    def plain_moves(self, start: int) -> list[tuple[str, str, int]] | None:
+    def plain_moves(self, start: int) -> Iterator[re.Match[str]] | None:
         """The nodes from ``start`` to the tree's end when every one is a move alone of a plain
-        value (``;W[31hefe]``, gnubg's game without analysis or comments): ``(W or B, value,
-        offset)`` each; None for any other text, which :meth:`main_line` reads."""
-        found = []
-        at = start
-        text = self.text
-        for node in _MOVE_NODE.finditer(text, start):
-            if node.start() != at:
-                return None
-            found.append((node.group(1), node.group(2), node.start(1)))
-            at = node.end()
-        return found if _TREE_END.match(text, at) else None
+        value (``;W[31hefe]``, gnubg's game without analysis or comments), each a match of
+        ``W`` or ``B`` and its value; None for any other text, which :meth:`main_line` reads."""
+        if _PLAIN_TAIL.match(self.text, start) is None:
+            return None
+        return _MOVE_NODE.finditer(self.text, start)
 
     def where(self, offset: int) -> tuple[int, int]:
         """The file's line and column (1-based) of an offset of the text."""
@@ -278,7 +277,7 @@ class TreeReader:
                 raise self.error("expected a property's name before its value", start)
             value = token.group("value")[1:-1]
             if "\\" in value:
-                value = _UNESCAPE.sub(r"\1", _SOFT_BREAK.sub("", value))
+                value = _UNESCAPE.sub(_escaped, _SOFT_BREAK.sub("", value))
             prop.values.append(value)
         if root_only:
             return nodes
