@@ -47,9 +47,14 @@ _SAID = {
     "Jacoby",
     "Cube",
     "Position",
+    "Dice",
     "Result",
     *_ROOT_TAGS,
 }
+
+
+#: the rolls the replay found a play without dice fits
+Rolls = tuple[tuple[int, int], ...]
 
 
 def letter(point: int, side: Side) -> str:
@@ -97,10 +102,13 @@ def _moves(record: GameRecord, play: WrittenPlay, steps: tuple[Step, ...] | None
     return "".join(pairs)
 
 
-def _node(record: GameRecord, play: WrittenPlay, steps: tuple[Step, ...] | None) -> str:
+def _node(
+    record: GameRecord, play: WrittenPlay, steps: tuple[Step, ...] | None, rolls: Rolls
+) -> str:
     """One ply's node: a roll with its pairs of letters (none for a roll written bare, which
     gnubg's import of a match file keeps so too), a cube action, or a roll whose play is not
-    given as gnubg's dice set (``PL[W]DI[63]``)."""
+    given as gnubg's dice set (``PL[W]DI[63]``). A play written without dice takes the roll the
+    replay inferred (``rolls``), where it found one only."""
     colour = "B" if play.side == "black" else "W"
     if play.variations:
         raise _fail(record, "gnubg's SGF has no variations here: remove them first", play)
@@ -110,26 +118,32 @@ def _node(record: GameRecord, play: WrittenPlay, steps: tuple[Step, ...] | None)
         raise _fail(record, "gnubg's SGF has no beaver", play)
     if play.action in ("double", "take", "drop"):
         node = f";{colour}[{play.action}]"
-    elif play.dice is None:
-        raise _fail(record, "gnubg's SGF writes a pass with its dice (such as 63)", play)
-    elif play.action == "unknown":
-        node = f";PL[{colour}]DI[{play.dice[0]}{play.dice[1]}]"
+    elif play.dice is None and len(rolls) != 1:
+        message = "gnubg's SGF needs every roll's dice: this play has none, nor one roll it fits"
+        raise _fail(record, message, play)
     else:
-        node = f";{colour}[{play.dice[0]}{play.dice[1]}{_moves(record, play, steps)}]"
+        high, low = play.dice or rolls[0]
+        if play.action == "unknown":
+            node = f";PL[{colour}]DI[{high}{low}]"
+        else:
+            node = f";{colour}[{high}{low}{_moves(record, play, steps)}]"
     comments = "\n".join(play.comments)
     return node + (f"C[{escape(comments)}]" if comments else "")
 
 
 def _setup(position: Position) -> str:
-    """A set position as gnubg's setup node: who is on roll, the board cleared, every man."""
-    turn = "B" if position.turn == "black" else "W"
-    parts = [f";PL[{turn}]AE[a:y]"]
-    for side, name in (("white", "AW"), ("black", "AB")):
-        men = position.men(side)  # type: ignore[arg-type]
+    """A set position as gnubg's setup node: who is on roll, the board cleared, every man; as
+    gnubg loads it, ``AW`` the men of the side on roll (``a`` its 1-point), ``AB`` the other's
+    (``x`` its 1-point), whichever colour is on roll (docs/notation.md)."""
+    on_roll: Side = position.turn
+    other: Side = "black" if on_roll == "white" else "white"
+    parts = [f";PL[{'B' if on_roll == 'black' else 'W'}]AE[a:y]"]
+    roles: tuple[tuple[Side, Side, str], ...] = ((on_roll, "white", "AW"), (other, "black", "AB"))
+    for side, lettering, name in roles:
+        men = position.men(side)
         points = [(point, count) for point, count in men.items() if count]
-        bar = position.bar(side)  # type: ignore[arg-type]
-        letters = [letter(point, side) for point, count in sorted(points) for _ in range(count)]  # type: ignore[arg-type]
-        letters += ["y"] * bar
+        letters = [letter(p, lettering) for p, count in sorted(points) for _ in range(count)]
+        letters += ["y"] * position.bar(side)
         if letters:
             parts.append(name + "".join(f"[{c}]" for c in letters))
     return "".join(parts)
@@ -206,9 +220,11 @@ def write_sgf_match(records: list[GameRecord]) -> str:
         if game.set_position is not None:
             nodes.append(_setup(game.set_position))
         steps: list[tuple[Step, ...] | None] = [None] * len(record.plays)
+        rolls: list[Rolls] = [()] * len(record.plays)
         if len(game.plies) == len(record.plays):
             steps = [ply.play.steps if ply.play is not None else None for ply in game.plies]
-        nodes += [_node(record, play, steps[i]) for i, play in enumerate(record.plays)]
+            rolls = [ply.rolls for ply in game.plies]
+        nodes += [_node(record, play, steps[i], rolls[i]) for i, play in enumerate(record.plays)]
         trees.append("\n".join(nodes) + ")\n")
         previous = score
         if ended.winner is not None and ended.points:

@@ -46,6 +46,7 @@ _KEPT_HEADER = re.compile(r'\[([^"\]]+?) "([^"]*)"\]\Z')
 _DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})\Z")
 _RESULT = re.compile(r"([WB])\+([0-9]{1,9})(R?)\Z", re.IGNORECASE)
 _ANNOTATED = ("A", "DA", "LU")
+_OTHER: dict[Side, Side] = {"white": "black", "black": "white"}
 _CUBE_ACTIONS: dict[str, Action] = {"double": "double", "take": "take", "drop": "drop"}
 
 
@@ -308,17 +309,25 @@ class SgfGame(TreeReader):
         return (PlyAnalysis(tuple(decisions)) if decisions else None), settings
 
     def position(self, node: Node, mover: Side) -> str:
-        """``AE``/``AW``/``AB`` (and ``PL``) as the readable ``[Position]``: every man listed."""
+        """``AE``/``AW``/``AB`` (and ``PL``) as the readable ``[Position]``: every man listed.
+
+        As gnubg loads them (sgf.c's RestoreNode, in the node's order): ``AW`` are the men of
+        the side on roll at that point (``PL``'s, White before any), lettered ``a`` for its
+        1-point; ``AB`` the other side's, lettered ``x`` for its 1-point; ``y`` the bar."""
         men: dict[Side, dict[int, int]] = {"white": {}, "black": {}}
+        on_roll: Side = "white"
         for prop in node.properties:
             if prop.name == "AE":
                 men = {"white": {}, "black": {}}
+            elif prop.name == "PL":
+                on_roll = self.player(node, on_roll) if prop.values else on_roll
             elif prop.name in ("AW", "AB"):
-                owner: Side = "white" if prop.name == "AW" else "black"
+                lettering: Side = "white" if prop.name == "AW" else "black"
+                owner: Side = on_roll if prop.name == "AW" else _OTHER[on_roll]
                 for value in prop.values:
                     first, _, last = value.partition(":")
                     for letter in _letters(first, last or first):
-                        point = letter_point(letter, owner)
+                        point = letter_point(letter, lettering)
                         if point is None or point == 0:
                             raise self.fail(f"expected a point a to y, found {value[:5]}", prop)
                         men[owner][point] = men[owner].get(point, 0) + 1
@@ -329,9 +338,10 @@ class SgfGame(TreeReader):
             on = sum(listed.values())
             if on > 15:
                 raise self.fail(f"{owner} has {on} men on the board, more than 15", node)
-            pairs = [
-                ("bar" if p == 25 else str(p), n) for p, n in sorted(listed.items(), reverse=True)
-            ]
+            # the points from the highest, then the bar and off, as the readable form is typed
+            pairs = [(str(p), n) for p, n in sorted(listed.items(), reverse=True) if p != 25]
+            if 25 in listed:
+                pairs.append(("bar", listed[25]))
             if on < 15:
                 pairs.append(("off", 15 - on))
             clauses.append(f"{owner} " + " ".join(f"{p}:{n}" for p, n in pairs))

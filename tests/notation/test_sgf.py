@@ -124,7 +124,13 @@ def test_a_set_position_becomes_the_position_tag() -> None:
     (game,) = read_games(io.StringIO(text))
     assert game.errors == []
     assert game.tags["Position"] == (
-        "white 3:1 2:1 1:2 off:11; black bar:1 1:2 off:12; white to move"
+        "white 3:1 2:1 1:2 off:11; black 1:2 bar:1 off:12; white to move"
+    )
+    # as gnubg loads it: AW are the men of the side on roll (PL's), AB the other side's
+    text = text.replace("PL[W]", "PL[B]").replace(";W[21cbba]", ";B[21xwxz]")
+    (game,) = read_games(io.StringIO(text))
+    assert game.tags["Position"] == (
+        "white 1:2 bar:1 off:12; black 3:1 2:1 1:2 off:11; black to move"
     )
 
 
@@ -200,3 +206,63 @@ def test_gnubg_loads_the_export_as_it_imports_the_original() -> None:
     # a match-winning resignation worth less than its cube's multiple gnubg scores otherwise
     differing = [line for line in done.stdout.splitlines() if ": game" in line]
     assert all("outcome" in line for line in differing), differing
+
+
+BAR_FRAGMENT = ROOT / "corpus" / "valid" / "fragments" / "backgammon-bar.jqt"
+BLACK_ON_ROLL = (
+    '[White "Ann"]\n[Black "Bob"]\n[Rules "backgammon"]\n'
+    '[Position "white 24:2 13:5 8:3 6:4 bar:1; black 24:2 13:5 8:3 6:5; black to move"]\n\n'
+    "12... 6-4: 8/2 6/2\n13. 6-5: bar/20 13/7 5-2: 13/8 13/11\n*\n"
+)
+
+
+def set_position_records() -> list[GameRecord]:
+    return [next(read_games(BAR_FRAGMENT)), next(read_games(io.StringIO(BLACK_ON_ROLL)))]
+
+
+@pytest.mark.unit
+def test_a_set_position_is_written_and_read_back_for_either_side_on_roll() -> None:
+    for record in set_position_records():
+        (text,) = write_sgf_matches([record])
+        (back,) = read_games(io.StringIO(text))
+        ours, theirs = replay(record), replay(back)
+        assert theirs.errors == [] and theirs.set_position == ours.set_position
+        assert [p.after for p in theirs.plies] == [p.after for p in ours.plies]
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(not GNUBG_PROGRAM.exists(), reason="the gnubg program is not installed")
+def test_gnubg_loads_a_set_position_as_ours(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The boards gnubg (the program: the Python package cannot load SGF) shows before each
+    roll of our export, beside gnubg's position ID of our replay's (scripts/compare_gnubg.py)."""
+    spec = importlib.util.spec_from_file_location("compare", ROOT / "scripts" / "compare_gnubg.py")
+    assert spec is not None and spec.loader is not None
+    compare = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "compare", compare)  # its dataclasses look it up there
+    spec.loader.exec_module(compare)
+    for number, record in enumerate(set_position_records()):
+        (text,) = write_sgf_matches([record])
+        sgf = tmp_path / f"set{number}.sgf"
+        sgf.write_text(text, encoding="utf-8")
+        script = tmp_path / "boards.py"
+        script.write_text(
+            "import gnubg\n"
+            f"gnubg.command('load match \"{sgf}\"')\n"
+            "for game in gnubg.match(0, 1, 0, 0)['games']:\n"
+            "    for a in game['game']:\n"
+            "        if a['action'] == 'move': print('BOARD', a['board'])\n",
+            encoding="utf-8",
+        )
+        done = subprocess.run(
+            [str(GNUBG_PROGRAM), "-t", "-q", "-p", str(script)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            cwd=tmp_path,
+        )
+        boards = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("BOARD")]
+        game = replay(record)
+        assert boards == [compare.position_id(p.before, p.side) for p in game.plies]
