@@ -160,38 +160,37 @@ class SgfGame(TreeReader):
         """The moves of a game whose nodes are moves alone (:meth:`plain_moves`): each read
         as :meth:`ply` reads it, the turns as :meth:`nodes` numbers them, with less work."""
         plays = record.plays
+        append = plays.append
         turn, last_side = 1, ""
         line = self.first_line
-        text = self.text
-        line_start = at = 0
+        line_start = 0
         known = _PLAIN_READ
-        if len(known["white"]) + len(known["black"]) > _PLAIN_KEPT:
-            known["white"].clear()
-            known["black"].clear()
+        if len(known["W"]) + len(known["B"]) > _PLAIN_KEPT:
+            known["W"].clear()
+            known["B"].clear()
         for node in moves:
-            colour, value = node.groups()
-            offset = node.start(1)
+            blank, colour, value = node.groups()
+            offset = node.start(2)
             side: Side = "black" if colour == "B" else "white"
             if plays:
                 turn = turn if last_side == "white" and side == "black" else turn + 1
             last_side = side
-            breaks = text.count("\n", at, offset)
-            if breaks:
-                line += breaks
-                line_start = text.rfind("\n", at, offset) + 1
-            at = offset
+            if "\n" in blank:  # the blanks before the node: gnubg writes a node a line
+                line += blank.count("\n")
+                line_start = node.start(1) + blank.rfind("\n") + 1
             column = offset - line_start + 1
             span = new_tuple(Span, (line, column, line, column + 1))
-            read = known[side].get(value, _UNREAD)
+            values = known[colour]
+            read = values.get(value, _UNREAD)
             if read is _UNREAD:
-                read = known[side][value] = _plain_play(value, side)
+                read = values[value] = _plain_play(value, side)
             if read is None:  # not a roll of two dice and up to four moves: ply says why
                 place = Property(colour, [value], offset)
-                plays.append(self.ply(Node([place], offset), place, None, side, turn))
+                append(self.ply(Node([place], offset), place, None, side, turn))
             elif read[0] is None:
-                plays.append(WrittenPlay(side, turn, None, action=read[1], text=value, span=span))
+                append(WrittenPlay(side, turn, None, action=read[1], text=value, span=span))
             else:
-                plays.append(new_play(side, turn, read[0], read[2], read[3], span))
+                append(new_play(side, turn, read[0], read[2], read[3], span))
 
     def nodes(self, record: GameRecord, nodes: list[Node]) -> None:
         """The moves: one ply a node, in turns as a match file numbers its lines."""
@@ -364,7 +363,7 @@ def _dice(text: str) -> tuple[int, int] | None:
 
 #: the plain move values read so far, by side (a match repeats its plays): at most
 #: ``_PLAIN_KEPT`` of them, forgotten together past that
-_PLAIN_READ: dict[str, dict[str, Any]] = {"white": {}, "black": {}}
+_PLAIN_READ: dict[str, dict[str, Any]] = {"W": {}, "B": {}}
 _PLAIN_KEPT = 20_000
 _UNREAD = object()
 

@@ -34,7 +34,7 @@ _VALUES = r"(?:\s*\[(?:\\.|[^\\\]])*\])+"
 _ROOT_NODE = re.compile(rf"\s*\(\s*;((?:\s*[A-Z]+{_VALUES})*)\s*(?=[;()])", re.DOTALL)
 _PROPERTY = re.compile(rf"\s*([A-Z]+)({_VALUES})", re.DOTALL)
 _VALUE = re.compile(r"\[((?:\\.|[^\\\]])*)\]", re.DOTALL)
-_MOVE_NODE = re.compile(r"\s*;([WB])\[([^\\\]]*)\]")
+_MOVE_NODE = re.compile(r"(\s*);([WB])\[([^\\\]]*)\]")
 _PLAIN_TAIL = re.compile(r"(?:\s*;[WB]\[[^\\\]]*\])*\s*\)\s*\Z")
 _UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _SOFT_BREAK = re.compile(r"\\\r?\n")
@@ -169,7 +169,8 @@ class TreeReader:
     def plain_moves(self, start: int) -> Iterator[re.Match[str]] | None:
         """The nodes from ``start`` to the tree's end when every one is a move alone of a plain
         value (``;W[31hefe]``, gnubg's game without analysis or comments), each a match of
-        ``W`` or ``B`` and its value; None for any other text, which :meth:`main_line` reads."""
+        the blanks before it, ``W`` or ``B`` and its value; None for any other text, which
+        :meth:`main_line` reads."""
         if _PLAIN_TAIL.match(self.text, start) is None:
             return None
         return _MOVE_NODE.finditer(self.text, start)
