@@ -11,18 +11,26 @@ gnubg writes in the first game only (date, event, place, ratings) are carried to
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
 
 from ..analysis import Analyser, Decision, PlyAnalysis
 from ..errors import NotationError
 from ..numerals import ascii_int
-from ..record import Action, GameRecord, Move, Side, Span, WrittenPlay
+from ..record import GameRecord, Side, Span, WrittenPlay
 from .mat_header import MAT_RULESET, tag_name
-from .sgf_analysis import cube_decision, letter_point, move_decision, moves_of
+from .sgf_analysis import cube_decision, letter_point, move_decision
+from .sgf_moves import (
+    CUBE_ACTIONS,
+    PLAIN_KEPT,
+    PLAIN_READ,
+    UNREAD,
+    dice_of,
+    plain_play,
+    play_moves,
+    play_text,
+)
 from .sgf_syntax import Node, Property, TreeReader
 from .words import new_play, new_tuple
 
@@ -47,7 +55,6 @@ _DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})\Z")
 _RESULT = re.compile(r"([WB])\+([0-9]{1,9})(R?)\Z", re.IGNORECASE)
 _ANNOTATED = ("A", "DA", "LU")
 _OTHER: dict[Side, Side] = {"white": "black", "black": "white"}
-_CUBE_ACTIONS: dict[str, Action] = {"double": "double", "take": "take", "drop": "drop"}
 
 
 class SgfGame(TreeReader):
@@ -164,8 +171,8 @@ class SgfGame(TreeReader):
         turn, last_side = 1, ""
         line = self.first_line
         line_start = 0
-        known = _PLAIN_READ
-        if len(known["W"]) + len(known["B"]) > _PLAIN_KEPT:
+        known = PLAIN_READ
+        if len(known["W"]) + len(known["B"]) > PLAIN_KEPT:
             known["W"].clear()
             known["B"].clear()
         for node in moves:
@@ -181,9 +188,9 @@ class SgfGame(TreeReader):
             column = offset - line_start + 1
             span = new_tuple(Span, (line, column, line, column + 1))
             values = known[colour]
-            read = values.get(value, _UNREAD)
-            if read is _UNREAD:
-                read = values[value] = _plain_play(value, side)
+            read = values.get(value, UNREAD)
+            if read is UNREAD:
+                read = values[value] = plain_play(value, side)
             if read is None:  # not a roll of two dice and up to four moves: ply says why
                 place = Property(colour, [value], offset)
                 append(self.ply(Node([place], offset), place, None, side, turn))
@@ -256,12 +263,12 @@ class SgfGame(TreeReader):
         value = place.values[0].strip() if place.values else ""
         comment = node.get("C") if len(node.properties) > 1 else None
         comments = (comment.values[0].strip(),) if comment and comment.values[0].strip() else ()
-        action = _CUBE_ACTIONS.get(value) if mover is not None else None
+        action = CUBE_ACTIONS.get(value) if mover is not None else None
         if action is not None:
             return WrittenPlay(
                 side, turn, None, action=action, text=value, span=span, comments=comments
             )
-        dice = _dice(value[:2])
+        dice = dice_of(value[:2])
         if dice is None:
             raise self.fail(
                 f"expected two dice 1 to 6 such as 63, found {value[:2] or 'none'}", place
@@ -270,7 +277,7 @@ class SgfGame(TreeReader):
             return WrittenPlay(
                 side, turn, dice, action="unknown", text=value, span=span, comments=comments
             )
-        moves = _play_moves(value[2:], side)
+        moves = play_moves(value[2:], side)
         if moves is None:
             raise self.fail(
                 f"expected up to four moves of two letters a to z, found {value[2:][:20]}", place
@@ -298,7 +305,7 @@ class SgfGame(TreeReader):
         luck = node.get("LU")
         lucky = _float(luck.values[0]) if luck and luck.values else None
         if moves is not None:
-            found = move_decision(moves.values, side, _play_text)
+            found = move_decision(moves.values, side, play_text)
             if found is not None:
                 decision, settings = found
                 decisions.append(replace(decision, luck=lucky))
@@ -353,67 +360,11 @@ def _letters(first: str, last: str) -> list[str]:
     return [chr(c) for c in range(ord(first), ord(last) + 1)]
 
 
-#: the 36 rolls as gnubg writes them (``63``, ``36``), high die first
-_ROLLS = {f"{a}{b}": (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
-
-
-def _dice(text: str) -> tuple[int, int] | None:
-    return _ROLLS.get(text)
-
-
-#: the plain move values read so far, by side (a match repeats its plays): at most
-#: ``_PLAIN_KEPT`` of them, forgotten together past that
-_PLAIN_READ: dict[str, dict[str, Any]] = {"W": {}, "B": {}}
-_PLAIN_KEPT = 20_000
-_UNREAD = object()
-
-
-def _plain_play(
-    value: str, side: Side
-) -> tuple[tuple[int, int] | None, Action | None, tuple[Move, ...], str] | None:
-    """A move node's value read once for every play written so: ``(dice, cube action, moves,
-    the play's text)``; None where it is neither a cube action nor a roll and its moves."""
-    action = _CUBE_ACTIONS.get(value)
-    if action is not None:
-        return None, action, (), value
-    dice = _ROLLS.get(value[:2])
-    moves = _play_moves(value[2:], side) if dice is not None else None
-    if dice is None or moves is None:
-        return None
-    return dice, None, moves, value if moves else value + ":"
-
-
-@functools.lru_cache(maxsize=4096)
-def _play_moves(letters: str, side: Side) -> tuple[Move, ...] | None:
-    """A play's letters as its moves, grouped (:func:`_grouped`); None past four pairs or for a
-    letter out of range. Kept by the letters: a match repeats the same plays (Moves are
-    immutable, so one tuple serves every play written so)."""
-    moves = moves_of(letters, side)
-    return None if moves is None or len(moves) > 4 else _grouped(moves)
-
-
 def _float(text: str) -> float | None:
     try:
         return float(text)
     except ValueError:
         return None
-
-
-def _grouped(moves: tuple[Move, ...]) -> tuple[Move, ...]:
-    """gnubg's one move a die, the same move repeated written once with its count (``13/11(2)``,
-    as a match file writes it)."""
-    grouped: list[Move] = []
-    for move in moves:
-        if grouped and grouped[-1][:2] == move[:2]:
-            last = grouped[-1]
-            grouped[-1] = last._replace(count=last.count + 1)
-        else:
-            grouped.append(move)
-    return tuple(grouped)
-
-
-def _play_text(moves: tuple[Move, ...]) -> str:
-    return " ".join(move.notation() for move in _grouped(moves))
 
 
 #: the match properties of the last preamble read, by its text: every game of a file has the
