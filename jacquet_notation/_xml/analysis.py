@@ -3,7 +3,8 @@
 ``<analysis><decision kind="move" chosen="0" loss="0.0" luck="0.2"><candidate
 equity="0.21">8/5 6/5</candidate>...</decision></analysis>``: the options best first as the
 analyser listed them, ``chosen`` left out where the play made is not among them, ``luck`` where
-the analyser gave it. Numbers are written with ``repr`` so that they read back the same.
+the analyser gave it; who analysed the game is said once, on ``<plays>``. Numbers are written
+with ``repr`` so that they read back the same.
 """
 
 from __future__ import annotations
@@ -12,12 +13,33 @@ from typing import Any
 
 from lxml import etree
 
-from ..analysis import Decision, DecisionKind, Option, PlyAnalysis
+from ..analysis import Analyser, Decision, DecisionKind, Option, PlyAnalysis
+from ..position import Position
 from .format import NAMESPACE
 
 ANALYSIS = f"{{{NAMESPACE}}}analysis"
 DECISION = f"{{{NAMESPACE}}}decision"
 CANDIDATE = f"{{{NAMESPACE}}}candidate"
+
+
+def plays_attributes(start: Position | None, analyser: Analyser | None) -> dict[str, str]:
+    """``<plays>``'s attributes: the key of a set position it starts from, and who analysed
+    the game (``analyser``, ``analyser-settings``, ``analyser-units``) where a program did."""
+    attributes = {"start-position": start.key()} if start is not None else {}
+    if analyser is not None:
+        attributes["analyser"] = analyser.name
+        attributes["analyser-settings"] = analyser.settings
+        attributes["analyser-units"] = analyser.units
+    return attributes
+
+
+def read_analyser(plays: etree._Element) -> Analyser | None:
+    """The analyser ``<plays>`` names, if any."""
+    name = plays.get("analyser")
+    if name is None:
+        return None
+    settings, units = plays.get("analyser-settings", ""), plays.get("analyser-units", "equity")
+    return Analyser(name, settings, units)
 
 
 def write_analysis(xf: Any, analysis: PlyAnalysis, indent: str) -> None:

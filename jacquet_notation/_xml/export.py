@@ -21,7 +21,7 @@ from ..record import NO_SPAN, GameRecord, Span, WrittenPlay, point_name
 from ..replay import ReplayedGame, ReplayedPly, replay
 from ..reporting import headline, slip_of, suggestions
 from ..rules import Rules
-from .analysis import write_analysis
+from .analysis import plays_attributes, write_analysis
 from .format import (
     COMMENT,
     COMMENT_BEFORE,
@@ -225,7 +225,7 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
         write(inner)
         # a game from a [Position] tag: the key of the position it starts from
         start = game.set_position
-        with element(PLAYS, {"start-position": start.key()} if start is not None else {}):
+        with element(PLAYS, plays_attributes(start, record.analyser)):
             if record.plays:
                 _write_line(xf, record.plays, game.plies, attached, depth + 2)
                 write(inner)

@@ -14,7 +14,7 @@ from ..analysis import PlyAnalysis
 from ..errors import NotationError
 from ..notation import write_game
 from ..record import ACTIONS, BAR, NO_SPAN, OFF, Action, GameRecord, Move, Side, Span, WrittenPlay
-from .analysis import ANALYSIS, read_analysis
+from .analysis import ANALYSIS, read_analyser, read_analysis
 from .format import (
     COMMENT,
     COMMENT_BEFORE,
@@ -160,6 +160,7 @@ def record_from_element(element: etree._Element) -> GameRecord:
             record.comments.append(text_of(child))
         elif tag == PLAYS:
             record.plays = list(_read_line(child))
+            record.analyser = read_analyser(child)
         elif tag == RESULT:
             record.result = text_of(child)
         elif tag == ERRORS:

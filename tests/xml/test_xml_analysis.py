@@ -28,6 +28,8 @@ def test_a_plys_analysis_is_exported_and_read_back() -> None:
     assert len(decisions) == len(written) > 0
     assert {d.get("kind") for d in decisions} == {"move", "cube"}
     back = list(xml.read_xml(io.BytesIO(document), "games.xml"))  # validated by the schema
+    assert games[0].analyser is not None
+    assert [g.analyser for g in back] == [g.analyser for g in games]
     assert [p.analysis for g in back for p in g.plays] == [
         p.analysis for g in games for p in g.plays
     ]
