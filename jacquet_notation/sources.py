@@ -25,8 +25,9 @@ STDIN = "-"
 STDIN_NAME = "<stdin>"
 
 #: the file endings read when a folder is given (a file named on the command line is always read);
-#: what a file holds, a Jacquet record or a match file, is told by its content, not its ending
-RECORD_SUFFIXES = (".jqt", ".jacquet", ".txt", ".mat", ".xg")
+#: what a file holds, a Jacquet record, a match file, gnubg's SGF or an eXtreme Gammon file, is
+#: told by its content, not its ending
+RECORD_SUFFIXES = (".jqt", ".jacquet", ".txt", ".mat", ".sgf", ".xg")
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from ..record import NO_SPAN, GameRecord, Span, WrittenPlay, point_name
 from ..replay import ReplayedGame, ReplayedPly, replay
 from ..reporting import headline, slip_of, suggestions
 from ..rules import Rules
+from .analysis import plays_attributes, write_analysis
 from .format import (
     COMMENT,
     COMMENT_BEFORE,
@@ -57,9 +58,6 @@ from .format import (
 )
 from .players import write_players
 from .schema import safe_parser
-
-# --------------------------------------------------------------------------------------------
-# Export
 
 
 @dataclass(slots=True)
@@ -220,7 +218,7 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
         write(inner)
         # a game from a [Position] tag: the key of the position it starts from
         start = game.set_position
-        with element(PLAYS, {"start-position": start.key()} if start is not None else {}):
+        with element(PLAYS, plays_attributes(start, record.analyser)):
             if record.plays:
                 _write_line(xf, record.plays, game.plies, attached, depth + 2)
                 write(inner)
@@ -377,6 +375,8 @@ def _write_line(
                 if ply.error is not None:
                     attached.add(id(ply.error))
                     _write_error(xf, ply.error, depth + 1)
+            if written.analysis is not None:
+                write_analysis(xf, written.analysis, inner)
             for nag in written.nags:
                 write(inner)
                 with element(GLYPH, {"number": _number(nag)}):

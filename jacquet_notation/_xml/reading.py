@@ -10,9 +10,11 @@ from typing import IO, Any
 
 from lxml import etree
 
+from ..analysis import PlyAnalysis
 from ..errors import NotationError
 from ..notation import write_game
 from ..record import ACTIONS, BAR, NO_SPAN, OFF, Action, GameRecord, Move, Side, Span, WrittenPlay
+from .analysis import ANALYSIS, read_analyser, read_analysis
 from .format import (
     COMMENT,
     COMMENT_BEFORE,
@@ -83,6 +85,7 @@ def _read_play(element: etree._Element) -> WrittenPlay:
     before: list[str] = []
     variations: list[tuple[WrittenPlay, ...]] = []
     text = ""
+    analysis: PlyAnalysis | None = None
     for child in element:
         tag = child.tag
         if tag == MOVE:
@@ -105,6 +108,8 @@ def _read_play(element: etree._Element) -> WrittenPlay:
             text = text_of(child)
         elif tag == VARIATION:
             variations.append(_read_line(child))
+        elif tag == ANALYSIS:
+            analysis = read_analysis(child)
     return WrittenPlay(
         side=side,
         turn=int(element.get("turn", "0")),
@@ -120,6 +125,7 @@ def _read_play(element: etree._Element) -> WrittenPlay:
         span=_parse_span(element.get("span")),
         action=_ACTIONS.get(action) if action is not None else None,
         cube=int(cube) if cube is not None else None,
+        analysis=analysis,
     )
 
 
@@ -155,6 +161,7 @@ def record_from_element(element: etree._Element) -> GameRecord:
             record.comments.append(text_of(child))
         elif tag == PLAYS:
             record.plays = list(_read_line(child))
+            record.analyser = read_analyser(child)
         elif tag == RESULT:
             record.result = text_of(child)
         elif tag == ERRORS:

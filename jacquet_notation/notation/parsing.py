@@ -19,6 +19,7 @@ from .mat_reader import parse_mat_game, with_text
 from .messages import token_at
 from .play_words import Numbering
 from .reader import GameReader
+from .sgf_reader import parse_sgf_game
 from .splitting import GameChunk
 from .tags import UNESCAPE, tag_pattern
 from .words import turn_number_digits, word_patterns
@@ -42,7 +43,12 @@ _NOT_PLAYS = re.compile(r"\{[^}]*\}|;[^\n]*|^[ \t]*\[[^\n]*", re.MULTILINE)
 
 def parse_chunk(chunk: GameChunk) -> GameRecord:
     """The record of one chunk, with its syntax and decoding errors."""
-    if chunk.syntax == "mat":
+    record: GameRecord | None
+    if chunk.syntax == "sgf":
+        record = parse_sgf_game(
+            chunk.text, chunk.first_line, chunk.file, chunk.index, chunk.preamble
+        )
+    elif chunk.syntax == "mat":
         record = _too_long_mat_game(chunk)
         if record is None:
             record = parse_mat_game(
