@@ -119,9 +119,8 @@ class _Replayer:
                 problem, lead = self._lead(written, index, lead)
             if problem is None and dice is not None and written.moves:
                 try:  # the common case inline, once a play of a corpus: the written play checked
-                    play = validate_play(
-                        position, dice, written.moves_as_pairs(), rules, share(written)
-                    )
+                    shared = written.opponent_moves_as_pairs() if written.opponent_moves else ()
+                    play = validate_play(position, dice, written.moves_as_pairs(), rules, shared)
                 except (AmbiguousPlayError, IllegalPlayError):
                     problem = self._resolve(ply, plays, offset)  # says why, or settles by marks
                 else:
