@@ -13,11 +13,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+# the location numbers and the packing are position's public names too (explicit re-exports)
+from .bits import COUNT, bar_count, off_count
 from .bits import LOCATIONS as LOCATIONS
 from .bits import MEN as MEN
-
-# the location numbers and the packing are position's public names too (explicit re-exports)
-from .bits import bar_count, off_count
 from .bits import pack as pack
 from .bits import unpack as unpack
 from .board_terms import BAR as BAR
@@ -149,7 +148,8 @@ class Position:
     @property
     def over(self) -> bool:
         """Whether a side has borne off every man: the game is over, whatever the rules."""
-        return off_count(self.packed_white) == MEN or off_count(self.packed_black) == MEN
+        # off_count inline (the replay asks this before every play)
+        return self.packed_white & COUNT == MEN or self.packed_black & COUNT == MEN
 
     def bar(self, side: Side) -> int:
         """Men of ``side`` on the bar (hitting rulesets only)."""

@@ -14,7 +14,7 @@ from ..analysis import Analyser, PlyAnalysis
 from ..errors import NotationError
 from .decoding import Decoder, text_lines
 from .grammar import terminal
-from .mat_header import GAME_LINE, HEADER_LINE, LENGTH_LINE, is_match_file
+from .mat_header import GAME_LINE, HEADER_LINE, LENGTH_LINE, MAYBE_NOT_PLAY, is_match_file
 from .sgf_syntax import is_sgf, sgf_games
 
 # Cutting a stream into games: a line scanner, much cheaper than the parser, so that an error in
@@ -272,8 +272,11 @@ def _match_games(
         first = 0
         header: list[str] | None = None  # the next match's header lines, while being read
         header_line = 0
+        maybe_not_play = MAYBE_NOT_PLAY.match
         for number, line in enumerate(lines, 1):
-            if GAME_LINE.match(line):
+            if chunk and header is None and not maybe_not_play(line):
+                chunk.append(line)  # a game's own line (most lines), tried by one pattern
+            elif GAME_LINE.match(line):
                 if chunk:
                     yield first, chunk
                 if header is not None:

@@ -60,6 +60,9 @@ class _Replayer:
         #: whether the record marks its hits with ``*``: true until a play hits unmarked (the
         #: Galaxy dialect never marks them); while true, the marks settle a combined move
         self.marks_hits = True
+        #: whether a play can hit at all: where none can, no play's hits are weighed against
+        #: its marks (which every play would pass)
+        self.hitting = game.rules.hitting
         #: the opening's and the lead's rules apply only to a game from its start
         self.ordinary_opening = game.rules.opening == "ordinary" and self.context.from_start
 
@@ -119,9 +122,8 @@ class _Replayer:
                 problem, lead = self._lead(written, index, lead)
             if problem is None and dice is not None and written.moves:
                 try:  # the common case inline, once a play of a corpus: the written play checked
-                    play = validate_play(
-                        position, dice, written.moves_as_pairs(), rules, share(written)
-                    )
+                    shared = written.opponent_moves_as_pairs() if written.opponent_moves else ()
+                    play = validate_play(position, dice, written.moves_as_pairs(), rules, shared)
                 except (AmbiguousPlayError, IllegalPlayError):
                     problem = self._resolve(ply, plays, offset)  # says why, or settles by marks
                 else:
@@ -140,7 +142,7 @@ class _Replayer:
             position = ply.after
             if ply.unplayed:  # the game ends on a roll left unplayed
                 continue
-            if self.marks_hits or self.track_primes:
+            if (self.marks_hits and self.hitting) or self.track_primes:
                 self._played(ply, prime_seen)
             for variation in written.variations:
                 branch, _, branch_errors = self.line(
