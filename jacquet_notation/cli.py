@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "plays": "plays:plays",
     "fmt": "fmt:fmt",
     "validate": "validate:validate",
+    "infer": "infer:infer",
     "replay": "replay:replay",
     "generate": "generate:generate",
     "archive": "archive:archive",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Sequence
+from itertools import islice
 
 from ..board_terms import side_name
 from ..budget import check_time, deadline
@@ -70,8 +71,11 @@ class _Replayer:
         first_index: int,
         prime_seen: dict[Side, bool],
         lead: _LeadState = None,
+        skip: int = 0,
     ) -> tuple[list[ReplayedPly], Position, list[ReplayError]]:
-        """Replay ``plays`` from ``start``; ``lead``: where the lead stands (a tied lead)."""
+        """Replay ``plays`` from ``start``; ``lead``: where the lead stands (a tied lead);
+        ``skip``: the plays before it are left out (:func:`replay_from`), but still there for
+        the diagnosis to read."""
         position = start
         plies: list[ReplayedPly] = []
         errors: list[ReplayError] = []
@@ -83,7 +87,7 @@ class _Replayer:
             lead = _Lead.OPEN
         index = first_index - 1
         limit = deadline()  # the desk's time budget (none elsewhere): checked between plies
-        for offset, written in enumerate(plays):
+        for offset, written in islice(enumerate(plays), skip, None):
             index += 1
             if limit is not None:
                 check_time(limit)
@@ -382,13 +386,38 @@ def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
     if record.errors:
         # A record that did not parse is kept with its syntax errors; its plays are not trusted.
         return game
+    return _walk(_Replayer(game), start, 0)
+
+
+def replay_from(
+    record: GameRecord,
+    rules: Rules,
+    start: Position,
+    index: int,
+    prime_seen: dict[Side, bool],
+    marks_hits: bool,
+) -> ReplayedGame:
+    """The main line of ``record`` under ``rules`` from its play ``index`` on, at ``start``, as
+    :func:`replay` goes on there once the plays before it were legal and told it ``prime_seen``
+    and ``marks_hits``: so that ``infer``, having walked those plays for several rulesets at
+    once, replays a ruleset alone only from where it parts. The plies before are left out."""
+    game = ReplayedGame(record, rules, [], [], start, None, 0, dict(prime_seen))
     replayer = _Replayer(game)
-    plies, final, line_errors = replayer.line(record.plays, start, 0, prime_seen)
+    replayer.marks_hits = marks_hits
+    return _walk(replayer, start, index)
+
+
+def _walk(replayer: _Replayer, start: Position, index: int) -> ReplayedGame:
+    """The main line walked from its play ``index`` at ``start``; then the end and the result."""
+    game = replayer.game
+    prime_seen = game.prime_seen
+    plays = game.record.plays
+    plies, final, line_errors = replayer.line(plays, start, index, prime_seen, None, index)
     game.plies = plies
     game.final = final
-    errors.extend(line_errors)
+    game.errors.extend(line_errors)
     game.winner = winner(final)
     if game.winner is not None:
-        game.points = score(final, game.winner, chosen, prime_seen[game.winner])
+        game.points = score(final, game.winner, game.rules, prime_seen[game.winner])
     check_result(game, replayer.context)
     return game
