@@ -9,13 +9,13 @@ leaves out every option that cannot matter here, so equal keys promise the same 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
-from ..bits import FLAG, POINTS, highest, occupied, two_or_more
-from ..position import Position
+from ..bits import FLAG, OPP_SHIFT, POINTS, highest, occupied, rotate, runs_of_six, two_or_more
+from ..position import Position, other
 from ..rules import Rules
-from .plays import dice_steps
+from .context import Context
+from .plays import Play, dice_steps
 
 #: every six points in a row of a side's 1-24, round the corner from 1 to 24 as well (the
 #: block conventions look along the opponent's route, which wraps in the mover's numbering)
@@ -44,39 +44,63 @@ def could_hold_six(position: Position, steps: int, hitting: bool) -> bool:
     return any((held & window).bit_count() >= need for window in _WINDOWS)
 
 
+def allows_final(before: Position, play: Play, rules: Rules) -> bool:
+    """Whether the structural rules of ``rules`` (blocks, Murray's limits) allow the mover's
+    position after ``play``, a turn from ``before`` with no share: the one thing they judge."""
+    mover, opponent = before.turn, other(before.turn)
+    state = play.position.packed(mover)
+    if rules.start_table_points is None and rules.midpoint_men is None:
+        held = (two_or_more(state) if rules.hitting else occupied(state)) & POINTS
+        if not runs_of_six(held | rotate(held)):
+            return True  # no six points in a row, either way round: no block to judge
+    if rules.hitting:
+        state |= play.position.packed(opponent) << OPP_SHIFT
+    return Context(before, rules).valid(state)
+
+
+def unstructured(rules: Rules) -> Rules:
+    """``rules`` without its structural rules and the share (``every_die_used``): the turn's
+    steps alone, whose final position the structural rules then judge."""
+    plain = _UNSTRUCTURED.get(rules)
+    if plain is None:
+        if len(_UNSTRUCTURED) > 256:
+            _UNSTRUCTURED.clear()
+        plain = _UNSTRUCTURED[rules] = rules.replace(
+            blocks="unrestricted", start_table_points=None, midpoint_men=None, every_die_used=False
+        )
+    return plain
+
+
+_UNSTRUCTURED: dict[Rules, Rules] = {}
+
+
 class Agreement:
     """One roll in one position, asked of several rulesets: :meth:`key` for each, the facts of
     the position it reads worked out once for all of them."""
 
-    __slots__ = ("_bear_off", "_dice", "_double", "_position", "_six")
+    __slots__ = ("_bear_off", "_double", "_position", "_six", "dice")
 
-    def __init__(self, position: Position, dice: Sequence[int]) -> None:
+    def __init__(self, position: Position, dice: tuple[int, int]) -> None:
         self._position = position
-        self._dice = dice
+        self.dice = dice
         self._double = dice[0] == dice[1]
         self._bear_off: dict[int, bool] = {}
         self._six: dict[tuple[int, bool], bool] = {}
 
     def key(self, rules: Rules) -> tuple[object, ...]:
-        """The options of ``rules`` that can change ``validate_play``'s verdict on this roll.
+        """The options of ``rules`` but its structural ones that can change ``validate_play``'s
+        verdict on this roll here.
 
-        Two rulesets with equal keys, neither under ``every_die_used``, accept the same written
-        plays (reaching the same positions) and refuse the same. ``every_die_used`` is left
-        out: it changes nothing for a play that uses every die (nothing is shared), and the
-        caller checks the rest. The opening and the scoring never reach ``validate_play``.
+        Two rulesets with equal keys, neither under ``every_die_used``, have the same
+        :func:`unstructured` verdict on every written play: the same plays accepted, reaching the
+        same positions. ``every_die_used`` is left out: it changes nothing for a play that uses
+        every die (nothing is shared), and the caller checks the rest. The opening and the
+        scoring never reach ``validate_play``.
         """
-        steps = dice_steps(self._dice, rules)
-        pips = sum(steps)
+        pips = sum(dice_steps(self.dice, rules))
         bear_off = self._bear_off.get(pips)
         if bear_off is None:
             bear_off = self._bear_off[pips] = could_bear_off(self._position, pips)
-        structural = rules.structural
-        if structural:
-            wanted = (len(steps), rules.hitting)
-            six = self._six.get(wanted)
-            if six is None:
-                six = self._six[wanted] = could_hold_six(self._position, *wanted)
-            structural = six
         return (
             rules.hitting,
             rules.courier,
@@ -84,8 +108,18 @@ class Agreement:
             rules.start,
             rules.doubles if self._double else None,
             rules.bear_off if bear_off else None,
-            (rules.blocks, rules.return_men) if structural else None,
-            rules.start_table_points,
-            rules.midpoint_men,
         )
 
+    def binds(self, rules: Rules) -> bool:
+        """Whether the structural rules of ``rules`` can forbid any final position of this roll
+        here (else its verdict is its :func:`unstructured` one)."""
+        if not rules.structural:
+            return False
+        if rules.start_table_points is not None or rules.midpoint_men is not None:
+            return True  # Murray's limits: no quick bound is worth it
+        steps = len(dice_steps(self.dice, rules))
+        wanted = (steps, rules.hitting)
+        six = self._six.get(wanted)
+        if six is None:
+            six = self._six[wanted] = could_hold_six(self._position, steps, rules.hitting)
+        return six

@@ -13,11 +13,13 @@ excluded early costs only its prefix, and those that agree to the end cost one c
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..engine import Play, dice_steps, holds_prime, score, validate_play, winner
-from ..engine.agreement import Agreement
+from ..engine.agreement import Agreement, allows_final, unstructured
 from ..errors import AmbiguousPlayError, IllegalPlayError, JacquetError
 from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
@@ -103,7 +105,8 @@ class _Parted:
     group: _Group | None
 
 
-def scoring_twins(rulesets: Sequence[Rules] = NAMED_RULESETS) -> tuple[tuple[str, ...], ...]:
+@functools.cache
+def scoring_twins(rulesets: tuple[Rules, ...] = NAMED_RULESETS) -> tuple[tuple[str, ...], ...]:
     """The rulesets that differ only in scoring (jacquet and spanish), grouped: no play can
     tell them apart, only a result."""
     groups: dict[Rules, list[str]] = {}
@@ -134,8 +137,7 @@ def infer(record: GameRecord, rulesets: Sequence[Rules] = NAMED_RULESETS) -> Inf
     for group in groups:
         for rules in group.members:
             verdicts[rules.name] = _result_verdict(record, rules, group)
-    for parted in alone:
-        verdicts[parted.rules.name] = _replayed_verdict(record, parted)
+    _replay_alone(record, alone, rulesets, verdicts)
     names = [rules.name for rules in rulesets]
     consistent = tuple(name for name in names if verdicts[name] is None)
     excluded = tuple(verdict for name in names if (verdict := verdicts[name]) is not None)
@@ -186,28 +188,62 @@ def _advance(
             alone.extend(_Parted(rules, here, group) for rules in group.members)
             continue
         moves = written.moves_as_pairs()
-        for members in _classes(group.members, position, dice):
-            checker = next((rules for rules in members if not rules.every_die_used), members[0])
-            try:
-                play = validate_play(position, dice, moves, checker, ())
-            except (AmbiguousPlayError, IllegalPlayError):
-                # the replay says why (or settles it by the marks)
-                alone.extend(_Parted(rules, here, group) for rules in members)
-                continue
-            marks_hits = group.marks_hits and not _unmarked_hits(written, play)
+        agreement = Agreement(position, dice)
+        for members in _classes(group.members, agreement):
+            # a class of one is checked under its own rules; a larger one under their common
+            # steps, each member's structural rules then judging the position reached
+            checker = members[0] if len(members) == 1 else unstructured(members[0])
+            shared = _check(position, dice, moves, checker)
+            marks = shared is not None and group.marks_hits and not _unmarked_hits(written, shared)
             for rules in members:
-                if rules is checker or not rules.every_die_used or _every_die(play, dice, rules):
-                    _join(after, group, marks_hits, play, rules)
-                else:  # a die left over: the opponent's share, the walk's
-                    alone.append(_Parted(rules, here, group))
+                if shared is not None and (
+                    checker is rules or _same_verdict(agreement, position, shared, rules)
+                ):
+                    _join(after, group, marks, shared, rules)
+                    continue
+                # its own answer: a structural rule, a die left over (the share), a refusal
+                own = (
+                    _check(position, dice, moves, rules)
+                    if checker is not rules
+                    and (shared is not None or rules.every_die_used or agreement.binds(rules))
+                    else None
+                )
+                if own is None:
+                    alone.append(_Parted(rules, here, group))  # the replay says why
+                else:
+                    own_marks = group.marks_hits and not _unmarked_hits(written, own)
+                    _join(after, group, own_marks, own, rules)
     return list(after.values())
 
 
-def _classes(members: list[Rules], position: Position, dice: tuple[int, int]) -> list[list[Rules]]:
+def _check(
+    position: Position, dice: tuple[int, int], moves: list[tuple[int, int]], rules: Rules
+) -> Play | None:
+    """The written play under ``rules`` as the walk checks it inline, or None if refused (or
+    ambiguous: the walk settles that by the marks, alone)."""
+    try:
+        return validate_play(position, dice, moves, rules, ())
+    except (AmbiguousPlayError, IllegalPlayError):
+        return None
+
+
+def _same_verdict(agreement: Agreement, position: Position, play: Play, rules: Rules) -> bool:
+    """Whether ``play``, accepted under the unstructured rules of ``rules``' class, is
+    ``rules``' own verdict: it uses every die (so neither a share nor a structural rule can
+    make a shorter play legal instead) or nothing else can bind, and its structural rules
+    allow the position it reaches."""
+    full = _every_die(play, agreement.dice, rules)
+    if rules.every_die_used and not full:
+        return False
+    if not agreement.binds(rules):
+        return True
+    return full and allows_final(position, play, rules)
+
+
+def _classes(members: list[Rules], agreement: Agreement) -> list[list[Rules]]:
     """The members split by what can matter for this roll here: one check a class."""
     if len(members) == 1:
         return [members]
-    agreement = Agreement(position, dice)
     classes: dict[tuple[object, ...], list[Rules]] = {}
     for rules in members:
         classes.setdefault(agreement.key(rules), []).append(rules)
@@ -248,6 +284,30 @@ def _result_verdict(record: GameRecord, rules: Rules, group: _Group) -> Exclusio
     game = ReplayedGame(record, rules, [], [], final, won, points, group.prime_seen)
     check_result(game, Context(record, rules, True))
     return _exclusion(rules, game.errors[0], None) if game.errors else None
+
+
+def _replay_alone(
+    record: GameRecord,
+    alone: list[_Parted],
+    rulesets: Sequence[Rules],
+    verdicts: dict[str, Exclusion | None],
+) -> None:
+    """Each ruleset that left the groups replayed from where it left; of two that differ only
+    in scoring and left together, one replay tells both where a play refuses them (the same
+    words: only the result names a ruleset)."""
+    twins = {name: pair for pair in scoring_twins(tuple(rulesets)) for name in pair}
+    told: dict[tuple[tuple[str, ...], int | None, int], Exclusion | None] = {}
+    for parted in alone:
+        name = parted.rules.name
+        pair = twins.get(name)
+        key = (pair, parted.index, id(parted.group)) if pair and parted.group else None
+        found = told.get(key) if key is not None else None
+        if found is not None and found.ply is not None:
+            verdicts[name] = dataclasses.replace(found, rules=name)
+            continue
+        verdicts[name] = verdict = _replayed_verdict(record, parted)
+        if key is not None:
+            told[key] = verdict
 
 
 def _replayed_verdict(record: GameRecord, parted: _Parted) -> Exclusion | None:
