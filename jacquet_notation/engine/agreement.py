@@ -9,13 +9,14 @@ leaves out every option that cannot matter here, so equal keys promise the same 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from ..bits import FLAG, OPP_SHIFT, POINTS, highest, occupied, rotate, runs_of_six, two_or_more
 from ..position import Position, other
 from ..rules import Rules
 from .context import Context
-from .plays import Play, dice_steps
+from .plays import Play
 
 #: every six points in a row of a side's 1-24, round the corner from 1 to 24 as well (the
 #: block conventions look along the opponent's route, which wraps in the mover's numbering)
@@ -27,9 +28,13 @@ _HOME = 6
 
 
 def could_bear_off(position: Position, pips: int) -> bool:
-    """Whether the mover's rearmost man (on the bar counting 25) can reach its home table with
-    ``pips`` to play: no bear-off rule binds before every man is home."""
-    return highest(position.packed(position.turn)) - pips <= _HOME
+    """Whether ``pips`` could bring every man of the mover home (on the bar counting 25): no
+    bear-off rule binds before then."""
+    packed = position.packed(position.turn)
+    if highest(packed) - pips > _HOME:
+        return False  # the rearmost man alone cannot come home
+    counts = position.counts(position.turn)
+    return sum((point - _HOME) * counts[point] for point in range(_HOME + 1, 26)) <= pips
 
 
 def could_hold_six(position: Position, steps: int, hitting: bool) -> bool:
@@ -87,6 +92,20 @@ class Agreement:
         self._bear_off: dict[int, bool] = {}
         self._six: dict[tuple[int, bool], bool] = {}
 
+    def situation(self) -> tuple[bool, ...]:
+        """What :meth:`key` reads of this roll here, for any ruleset: whether it is a double,
+        whether its pips, and a squared double's, could bring every man home."""
+        a, b = self.dice
+        if not self._double:
+            return (False, self._could_bear_off(a + b))
+        return (True, self._could_bear_off(4 * a), self._could_bear_off(a * a))
+
+    def _could_bear_off(self, pips: int) -> bool:
+        bear_off = self._bear_off.get(pips)
+        if bear_off is None:
+            bear_off = self._bear_off[pips] = could_bear_off(self._position, pips)
+        return bear_off
+
     def key(self, rules: Rules) -> tuple[object, ...]:
         """The options of ``rules`` but its structural ones that can change ``validate_play``'s
         verdict on this roll here.
@@ -97,10 +116,8 @@ class Agreement:
         every die (nothing is shared), and the caller checks the rest. The opening and the
         scoring never reach ``validate_play``.
         """
-        pips = sum(dice_steps(self.dice, rules))
-        bear_off = self._bear_off.get(pips)
-        if bear_off is None:
-            bear_off = self._bear_off[pips] = could_bear_off(self._position, pips)
+        pips = self.steps(rules) * self.dice[0] if self._double else self.dice[0] + self.dice[1]
+        bear_off = self._could_bear_off(pips)
         return (
             rules.hitting,
             rules.courier,
@@ -117,9 +134,38 @@ class Agreement:
             return False
         if rules.start_table_points is not None or rules.midpoint_men is not None:
             return True  # Murray's limits: no quick bound is worth it
-        steps = len(dice_steps(self.dice, rules))
+        steps = self.steps(rules)
         wanted = (steps, rules.hitting)
         six = self._six.get(wanted)
         if six is None:
             six = self._six[wanted] = could_hold_six(self._position, steps, rules.hitting)
         return six
+
+    def whole_key(self, rules: Rules) -> tuple[object, ...]:
+        """Every option of ``rules`` that can matter for this roll here, the structural rules
+        and the share included: equal whole keys, every verdict and every legal play alike."""
+        structure = (
+            (rules.blocks, rules.return_men, rules.start_table_points, rules.midpoint_men)
+            if self.binds(rules)
+            else None
+        )
+        return (*self.key(rules), structure, rules.every_die_used)
+
+    def steps(self, rules: Rules) -> int:
+        """The steps this roll gives under ``rules`` (a double: four, or its number)."""
+        if not self._double:
+            return 2
+        return 4 if rules.doubles == "four" else self.dice[0]
+
+
+def judged_alike(
+    position: Position, rolls: Sequence[tuple[int, int]], rules: Rules
+) -> tuple[object, ...]:
+    """:meth:`Agreement.whole_key` of ``rules`` for each of ``rolls`` here, with either side to
+    move: equal for two rulesets, whatever the engine is asked of these rolls in this position
+    (a refused play's diagnosis: the roll, its neighbours' rolls, the other side's play) it
+    answers alike for both."""
+    flipped = position.with_turn(other(position.turn))
+    return tuple(
+        Agreement(where, roll).whole_key(rules) for where in (position, flipped) for roll in rolls
+    )

@@ -18,8 +18,8 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine import Play, dice_steps, holds_prime, score, validate_play, winner
-from ..engine.agreement import Agreement, allows_final, unstructured
+from ..engine import Play, holds_prime, score, validate_play, winner
+from ..engine.agreement import Agreement, allows_final, judged_alike, unstructured
 from ..errors import AmbiguousPlayError, IllegalPlayError, JacquetError
 from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
@@ -84,6 +84,12 @@ class Inference:
         return answer
 
 
+#: one check of a ply for a class of rulesets: the rules it is checked under, the members whose
+#: verdict it is, and those whose verdict it is only for a play that uses every die and (their
+#: structural rules) reaches a position they allow
+_Check = tuple[Rules, list[Rules], list[Rules]]
+
+
 @dataclass(slots=True)
 class _Group:
     """Rulesets that have reached the same position by the same plays."""
@@ -93,6 +99,9 @@ class _Group:
     prime_seen: dict[Side, bool] = field(default_factory=lambda: {"white": False, "black": False})
     #: whether the record has marked every hit so far (the walk's ``marks_hits``)
     marks_hits: bool = True
+    #: the checks of a ply, by what can matter in it (:meth:`Agreement.situation`): the members
+    #: stay together most of a game, and so do their classes
+    plans: dict[tuple[bool, ...], list[_Check]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +111,14 @@ class _Parted:
 
     rules: Rules
     index: int | None
-    group: _Group | None
+    position: Position | None = None
+    prime_seen: tuple[bool, bool] = (False, False)
+    marks_hits: bool = True
+
+
+def _parted(rules: Rules, index: int, group: _Group) -> _Parted:
+    prime = group.prime_seen
+    return _Parted(rules, index, group.position, (prime["white"], prime["black"]), group.marks_hits)
 
 
 @functools.cache
@@ -126,7 +142,7 @@ def infer(record: GameRecord, rulesets: Sequence[Rules] = NAMED_RULESETS) -> Inf
     alone: list[_Parted] = []
     if POSITION_TAG in record.tags:
         # a set position is read and checked under each ruleset: the walk's own business
-        alone.extend(_Parted(rules, None, None) for rules in rulesets)
+        alone.extend(_Parted(rules, None) for rules in rulesets)
         groups: list[_Group] = []
     else:
         groups = _start_groups(record, rulesets)
@@ -173,7 +189,6 @@ def _advance(
     after: dict[tuple[Position, bool, bool, bool], _Group] = {}
     for group in groups:
         position = group.position
-        here = index if index > 0 else None  # the lead and the opening: from the start
         dice = written.dice
         if (
             dice is None
@@ -185,35 +200,54 @@ def _advance(
             or (index == 0 and dice[0] == dice[1])
         ):
             # the walk's careful checks, the lead, the opening
-            alone.extend(_Parted(rules, here, group) for rules in group.members)
+            alone.extend(_parted(rules, index, group) for rules in group.members)
             continue
         moves = written.moves_as_pairs()
         agreement = Agreement(position, dice)
-        for members in _classes(group.members, agreement):
-            # a class of one is checked under its own rules; a larger one under their common
-            # steps, each member's structural rules then judging the position reached
-            checker = members[0] if len(members) == 1 else unstructured(members[0])
+        for checker, direct, others in _plan(group, agreement):
             shared = _check(position, dice, moves, checker)
-            marks = shared is not None and group.marks_hits and not _unmarked_hits(written, shared)
-            for rules in members:
-                if shared is not None and (
-                    checker is rules or _same_verdict(agreement, position, shared, rules)
-                ):
-                    _join(after, group, marks, shared, rules)
+            movers = direct if shared is not None else []
+            if shared is None:
+                alone.extend(_parted(rules, index, group) for rules in direct)
+            for rules in others:
+                if shared is not None and _same_verdict(agreement, position, shared, rules):
+                    movers = [*movers, rules]
                     continue
                 # its own answer: a structural rule, a die left over (the share), a refusal
-                own = (
-                    _check(position, dice, moves, rules)
-                    if checker is not rules
-                    and (shared is not None or rules.every_die_used or agreement.binds(rules))
-                    else None
-                )
+                own = None
+                if shared is not None or rules.every_die_used or agreement.binds(rules):
+                    own = _check(position, dice, moves, rules)
                 if own is None:
-                    alone.append(_Parted(rules, here, group))  # the replay says why
+                    alone.append(_parted(rules, index, group))  # the replay says why
                 else:
-                    own_marks = group.marks_hits and not _unmarked_hits(written, own)
-                    _join(after, group, own_marks, own, rules)
+                    _join(after, group, written, own, [rules])
+            if shared is not None and movers:
+                _join(after, group, written, shared, movers)
     return list(after.values())
+
+
+def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
+    """The checks of this ply for the group's members: one a class of members whose options
+    agree for this roll here (:meth:`Agreement.key`). A class of one is checked under its own
+    rules; a larger one under its common steps (:func:`unstructured`), each member's share and
+    structural rules then weighed apart."""
+    situation = agreement.situation()
+    plan = group.plans.get(situation)
+    if plan is not None:
+        return plan
+    classes: dict[tuple[object, ...], list[Rules]] = {}
+    for rules in group.members:
+        classes.setdefault(agreement.key(rules), []).append(rules)
+    plan = []
+    for members in classes.values():
+        if len(members) == 1:
+            plan.append((members[0], members, []))
+            continue
+        direct = [rules for rules in members if not rules.structural and not rules.every_die_used]
+        others = [rules for rules in members if rules.structural or rules.every_die_used]
+        plan.append((unstructured(members[0]), direct, others))
+    group.plans[situation] = plan
+    return plan
 
 
 def _check(
@@ -232,48 +266,47 @@ def _same_verdict(agreement: Agreement, position: Position, play: Play, rules: R
     ``rules``' own verdict: it uses every die (so neither a share nor a structural rule can
     make a shorter play legal instead) or nothing else can bind, and its structural rules
     allow the position it reaches."""
-    full = _every_die(play, agreement.dice, rules)
+    full = len(play.steps) == agreement.steps(rules)
     if rules.every_die_used and not full:
         return False
-    if not agreement.binds(rules):
+    if not rules.structural:
         return True
-    return full and allows_final(position, play, rules)
-
-
-def _classes(members: list[Rules], agreement: Agreement) -> list[list[Rules]]:
-    """The members split by what can matter for this roll here: one check a class."""
-    if len(members) == 1:
-        return [members]
-    classes: dict[tuple[object, ...], list[Rules]] = {}
-    for rules in members:
-        classes.setdefault(agreement.key(rules), []).append(rules)
-    return list(classes.values())
-
-
-def _every_die(play: Play, dice: tuple[int, int], rules: Rules) -> bool:
-    """Whether ``play`` uses every step the roll gives under ``rules`` (nothing to share)."""
-    return len(play.steps) == len(dice_steps(dice, rules))
+    if full:
+        return allows_final(position, play, rules)
+    return not agreement.binds(rules)
 
 
 def _join(
     after: dict[tuple[Position, bool, bool, bool], _Group],
     group: _Group,
-    marks_hits: bool,
+    written: WrittenPlay,
     play: Play,
-    rules: Rules,
+    movers: list[Rules],
 ) -> None:
-    """``rules`` moved on by ``play`` into the group of its new position (and of what the
-    walk learns from a play: whether a prime was held, whether the record marks its hits)."""
-    prime_seen = group.prime_seen
+    """``movers`` moved on by ``play`` into the group of their new position and of what the
+    walk learns from a play: whether a prime was held (marcia's score), whether the record
+    marks its hits. The group itself goes on when all its members move together."""
+    marks_hits = group.marks_hits and not _unmarked_hits(written, play)
     mover = group.position.turn
-    if rules.scoring == "marcia" and not prime_seen[mover] and holds_prime(play.position, mover):
-        prime_seen = {**prime_seen, mover: True}
-    key = (play.position, prime_seen["white"], prime_seen["black"], marks_hits)
-    joined = after.get(key)
-    if joined is None:
-        after[key] = _Group(play.position, [rules], dict(prime_seen), marks_hits)
-    else:
-        joined.members.append(rules)
+    prime_seen = group.prime_seen
+    parts = [(movers, prime_seen)]
+    marcia = [rules for rules in movers if rules.scoring == "marcia"]
+    if marcia and not prime_seen[mover] and holds_prime(play.position, mover):
+        rest = [rules for rules in movers if rules.scoring != "marcia"]
+        parts = [(rest, prime_seen), (marcia, {**prime_seen, mover: True})]
+    for members, prime in parts:
+        if not members:
+            continue
+        key = (play.position, prime["white"], prime["black"], marks_hits)
+        joined = after.get(key)
+        if joined is not None:
+            joined.members.extend(members)
+            joined.plans.clear()
+        elif len(members) == len(group.members):  # the whole group: its plans still hold
+            group.position, group.prime_seen, group.marks_hits = play.position, prime, marks_hits
+            after[key] = group
+        else:
+            after[key] = _Group(play.position, list(members), dict(prime), marks_hits)
 
 
 def _result_verdict(record: GameRecord, rules: Rules, group: _Group) -> Exclusion | None:
@@ -292,33 +325,65 @@ def _replay_alone(
     rulesets: Sequence[Rules],
     verdicts: dict[str, Exclusion | None],
 ) -> None:
-    """Each ruleset that left the groups replayed from where it left; of two that differ only
-    in scoring and left together, one replay tells both where a play refuses them (the same
-    words: only the result names a ruleset)."""
+    """Each ruleset that left the groups replayed from where it left, but that one replay
+    answers for several that left together and must be answered alike: two that differ only
+    in scoring (whose words differ only at the result), or a play refused at once under
+    rulesets whose options all agree for every roll the diagnosis asks about there."""
     twins = {name: pair for pair in scoring_twins(tuple(rulesets)) for name in pair}
-    told: dict[tuple[tuple[str, ...], int | None, int], Exclusion | None] = {}
+    told: dict[object, Exclusion | None] = {}
     for parted in alone:
         name = parted.rules.name
-        pair = twins.get(name)
-        key = (pair, parted.index, id(parted.group)) if pair and parted.group else None
-        found = told.get(key) if key is not None else None
-        if found is not None and found.ply is not None:
+        keys = _shared_keys(record, parted, twins.get(name))
+        found = next((told[key] for key in keys if told.get(key) is not None), None)
+        if found is not None:
             verdicts[name] = dataclasses.replace(found, rules=name)
             continue
         verdicts[name] = verdict = _replayed_verdict(record, parted)
-        if key is not None:
-            told[key] = verdict
+        if verdict is None or parted.index is None or verdict.ply is None:
+            continue
+        twin_key, alike_key = keys
+        if twin_key is not None:
+            told[twin_key] = verdict
+        refused_here = verdict.kind == "illegal-play" and verdict.ply == parted.index + 1
+        if alike_key is not None and refused_here:  # refused where it left, not later
+            told[alike_key] = verdict
+
+
+def _shared_keys(
+    record: GameRecord, parted: _Parted, twins: tuple[str, ...] | None
+) -> tuple[object, object]:
+    """What a ruleset leaving the groups shares its replay's verdict by: its scoring twins
+    (and where), and every option that can matter to the refused play's diagnosis."""
+    position, index = parted.position, parted.index
+    if position is None or index is None:
+        return None, None
+    where = (index, position, parted.prime_seen, parted.marks_hits)  # the state it left in
+    twin_key = (twins, where) if twins else None
+    plays = record.plays
+    written = plays[index]
+    if written.dice is None or written.opponent_moves:
+        return twin_key, None
+    # the diagnosis tries the play with its neighbours' rolls too (the dice of two swapped)
+    rolls = {written.dice}
+    for neighbour in (index - 1, index + 1):
+        if 0 <= neighbour < len(plays) and (dice := plays[neighbour].dice) is not None:
+            rolls.add(dice)
+    alike = judged_alike(position, sorted(rolls), parted.rules)
+    opening = parted.rules.opening if index == 0 else None  # the first play's own rule
+    return twin_key, (where, opening, alike)
 
 
 def _replayed_verdict(record: GameRecord, parted: _Parted) -> Exclusion | None:
     """The ordinary replay under a ruleset, from where it parted: its first error on the main
     line, else its first error of the game as a whole (the result, a ``[Position]`` tag);
     variations are not judged."""
-    rules, group, index = parted.rules, parted.group, parted.index
-    if group is None or index is None:
+    rules, position, index = parted.rules, parted.position, parted.index
+    if position is None or index is None:
         game, first = replay(record, rules), 1
     else:
-        game = replay_from(record, rules, group.position, index, group.prime_seen, group.marks_hits)
+        white, black = parted.prime_seen
+        prime_seen: dict[Side, bool] = {"white": white, "black": black}
+        game = replay_from(record, rules, position, index, prime_seen, parted.marks_hits)
         first = index + 1
     for number, ply in enumerate(game.plies, start=first):
         if ply.error is not None:

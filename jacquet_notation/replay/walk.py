@@ -63,6 +63,10 @@ class _Replayer:
         self.marks_hits = True
         #: the opening's and the lead's rules apply only to a game from its start
         self.ordinary_opening = game.rules.opening == "ordinary" and self.context.from_start
+        #: stop at the line's first error, keeping no ply after it, and name no legal plays
+        #: beside it (:func:`replay_from`)
+        self.first_error_only = False
+        self.suggest = True
 
     def line(
         self,
@@ -88,6 +92,8 @@ class _Replayer:
         index = first_index - 1
         limit = deadline()  # the desk's time budget (none elsewhere): checked between plies
         for offset, written in islice(enumerate(plays), skip, None):
+            if stopped and self.first_error_only:
+                break
             index += 1
             if limit is not None:
                 check_time(limit)
@@ -179,11 +185,13 @@ class _Replayer:
             marked = self._by_marks(written, position) if self.marks_hits else None
             if marked is None:
                 return illegal_play(
-                    self.context, written, position, index, ambiguous, plays, offset
+                    self.context, written, position, index, ambiguous, plays, offset, self.suggest
                 )
             play = marked
         except IllegalPlayError as illegal:
-            return illegal_play(self.context, written, position, index, illegal, plays, offset)
+            return illegal_play(
+                self.context, written, position, index, illegal, plays, offset, self.suggest
+            )
         ply.play = play
         ply.after = play.position
         return None
@@ -400,10 +408,13 @@ def replay_from(
     """The main line of ``record`` under ``rules`` from its play ``index`` on, at ``start``, as
     :func:`replay` goes on there once the plays before it were legal and told it ``prime_seen``
     and ``marks_hits``: so that ``infer``, having walked those plays for several rulesets at
-    once, replays a ruleset alone only from where it parts. The plies before are left out."""
+    once, replays a ruleset alone only from where it parts. The plies before are left out, and
+    so are those after the first error: that error's words are what it asks (the legal plays
+    the error would suggest are not looked for)."""
     game = ReplayedGame(record, rules, [], [], start, None, 0, dict(prime_seen))
     replayer = _Replayer(game)
     replayer.marks_hits = marks_hits
+    replayer.first_error_only, replayer.suggest = True, False
     return _walk(replayer, start, index)
 
 
