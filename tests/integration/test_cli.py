@@ -20,6 +20,7 @@ EXPECTED = [
     "fmt",
     "generate",
     "import-xml",
+    "infer",
     "plays",
     "replay",
     "serve",
