@@ -20,6 +20,7 @@ from .schema import (
     SCHEMA_VERSION,
     VIEWS,
     create_game_list,
+    create_game_rules,
     create_matches,
     create_schema,
 )
@@ -280,6 +281,8 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_4_to_5(db)
             if version < 6:
                 _migrate_5_to_6(db)
+            if version < 7:
+                _migrate_6_to_7(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -369,6 +372,20 @@ def _migrate_5_to_6(db: sqlite_utils.Database) -> None:
         db.execute("DROP TABLE duplicates")
     db.execute("DROP VIEW IF EXISTS duplicates")
     db.create_view("duplicates", VIEWS["duplicates"].strip())
+
+
+def _migrate_6_to_7(db: sqlite_utils.Database) -> None:
+    """Version 7 keeps the named rulesets each game's plays fit (``jacquet infer``):
+    ``games.consistent_rules`` and the ``game_rules`` table the games list filters by.
+
+    The column starts empty (inferring every stored game is a rebuild's work, not a
+    migration's): ``jacquet archive --rebuild`` fills it, as every import fills it for the games
+    it writes (docs/archive.md).
+    """
+    if "consistent_rules" not in db.table("games").columns_dict:
+        db.execute("ALTER TABLE games ADD COLUMN consistent_rules TEXT")
+    if "game_rules" not in db.table_names():
+        create_game_rules(db)
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

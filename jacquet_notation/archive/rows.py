@@ -20,7 +20,7 @@ from ..match import GameSummary, check_game, match_errors, outcome
 from ..notation import GameChunk, parse_chunk, parse_game, split_games, write_game
 from ..position import Position, other_point
 from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
-from ..replay import ReplayedGame, replay
+from ..replay import ReplayedGame, infer, replay
 from ..reporting import describe_error, headline, suggestions
 from ..rules import Rules
 from .names import iso_date, normalise_name
@@ -268,6 +268,7 @@ def _game_row(
         "start_key": game.set_position.key() if game.set_position is not None else None,
         "gap": record.gap[1] or None,
         "ending": ended.ending if status != "unreadable" else None,
+        "consistent_rules": None if record.errors else " ".join(infer(record).consistent),
     }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite_utils
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -57,6 +57,10 @@ GAME_COLUMNS: tuple[str, ...] = (
     "gap",
     # version 6: how the game ended (match.ENDINGS: borne-off, drop, resignation, unfinished)
     "ending",
+    # version 7: the named rulesets every play of the game fits (jacquet infer), separated by
+    # spaces in RULESET_NAMES' order; NULL for a game that could not be read. game_rules holds
+    # them a row each, for the games list's filter
+    "consistent_rules",
 )
 _GAME_TYPES: dict[str, type] = {
     column: int
@@ -245,6 +249,41 @@ def create_game_list(db: sqlite_utils.Database) -> None:
     db.execute(f"INSERT INTO game_list ({columns}) SELECT {columns} FROM games ORDER BY rowid")
 
 
+def create_game_rules(db: sqlite_utils.Database) -> None:
+    """The ``game_rules`` table (schema version 7): a row for each named ruleset a game is
+    consistent with (``games.consistent_rules`` split), keyed by ruleset so that the games
+    consistent with one are an index's range, kept by triggers on ``games`` as ``game_list`` is.
+
+    An import's ``INSERT`` of a game row that replaces one fires no delete trigger, so the
+    insert trigger clears the game's rows first.
+    """
+    db.execute(
+        "CREATE TABLE game_rules (rules TEXT NOT NULL, game_id TEXT NOT NULL, "
+        "PRIMARY KEY (rules, game_id)) WITHOUT ROWID"
+    )
+    db.execute("CREATE INDEX game_rules_game_id ON game_rules (game_id)")
+    # the space-separated names as a JSON array, read by json_each (a trigger may not use WITH)
+    names = (
+        "json_each(CASE WHEN coalesce(new.consistent_rules, '') = '' THEN '[]' "
+        "ELSE '[\"' || replace(new.consistent_rules, ' ', '\",\"') || '\"]' END)"
+    )
+    fill = f"INSERT OR IGNORE INTO game_rules (rules, game_id) SELECT value, new.id FROM {names};"
+    for event, old_id in (("INSERT", "new.id"), ("UPDATE", "old.id")):
+        db.execute(
+            f"CREATE TRIGGER game_rules_{event.lower()} AFTER {event} ON games BEGIN "
+            f"DELETE FROM game_rules WHERE game_id = {old_id}; {fill} END"
+        )
+    db.execute(
+        "CREATE TRIGGER game_rules_delete AFTER DELETE ON games BEGIN "
+        "DELETE FROM game_rules WHERE game_id = old.id; END"
+    )
+    db.execute(
+        "INSERT OR IGNORE INTO game_rules (rules, game_id) SELECT j.value, g.id FROM games g, "
+        "json_each('[\"' || replace(g.consistent_rules, ' ', '\",\"') || '\"]') j "
+        "WHERE coalesce(g.consistent_rules, '') != ''"
+    )
+
+
 #: the columns of ``matches`` (version 4): one row per match of an imported file
 MATCH_COLUMNS: dict[str, type] = {
     "id": int,
@@ -372,4 +411,5 @@ def create_schema(db: sqlite_utils.Database) -> None:
         db.table(table).enable_fts(["name"], create_triggers=True)
     create_views(db)
     create_game_list(db)
+    create_game_rules(db)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
