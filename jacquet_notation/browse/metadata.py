@@ -63,6 +63,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "import_id": "The import that brought it in",
         "start_key": "The position a [Position] tag set the game to start from; empty: the start",
         "ending": "How it ended: borne-off, drop, resignation or unfinished",
+        "consistent_rules": "The named rulesets every play fits (jacquet infer), by spaces",
     },
     "turns": {
         "game_id": "The game",
@@ -188,6 +189,10 @@ COLUMNS: dict[str, dict[str, str]] = {
         "white_wins": "Of those, games White won",
         "black_wins": "Of those, games Black won",
         "unfinished": "Of those, games left unfinished",
+    },
+    "game_rules": {
+        "rules": "A named ruleset every play of the game fits (jacquet infer)",
+        "game_id": "The game",
     },
     "game_list": {
         "id": "The game",
@@ -322,6 +327,14 @@ _TABLES: dict[str, dict[str, Any]] = {
         # the games list (/DB/-/games) is its face; the table stays reachable for SQL
         "hidden": True,
         "sort_desc": "date",
+    },
+    "game_rules": {
+        "title": "Games by consistent ruleset",
+        "description": "A row for each named ruleset a game's every play fits, kept from the "
+        "games table by triggers, so that the games list's 'consistent with' filter reads an "
+        "index.",
+        # the games list's filter is its face; the table stays reachable for SQL
+        "hidden": True,
     },
     "invalid_games": {
         "title": "Invalid games",
