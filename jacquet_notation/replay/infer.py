@@ -18,6 +18,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..budget import check_time, deadline
 from ..engine import Play, holds_prime, score, validate_play, winner
 from ..engine.agreement import Agreement, allows_final, judged_alike, unstructured
 from ..errors import AmbiguousPlayError, IllegalPlayError, JacquetError
@@ -83,6 +84,22 @@ class Inference:
             answer["errors"] = [str(error).splitlines()[0] for error in self.errors]
         return answer
 
+    def sentence(self) -> str:
+        """The inference in one line, as the desk shows it live: ``consistent with jacquet,
+        spanish (told apart by the result alone); murray excluded at ply 5 (line 3, column 9):
+        ...``."""
+        if self.errors:
+            return "not read: no ruleset can be told"
+        parts = [f"consistent with {', '.join(self.consistent) or 'no named ruleset'}"]
+        for twins in self.scoring_only:
+            parts[0] += f" ({' and '.join(twins)} told apart by the result alone)"
+        for exclusion in self.excluded:
+            where = f"ply {exclusion.ply}" if exclusion.ply is not None else "the result"
+            if exclusion.line is not None:
+                where += f" (line {exclusion.line}, column {exclusion.column})"
+            parts.append(f"{exclusion.rules} excluded at {where}: {exclusion.reason}")
+        return "; ".join(parts)
+
 
 #: one check of a ply for a class of rulesets: the rules it is checked under, the members whose
 #: verdict it is, and those whose verdict it is only for a play that uses every die and (their
@@ -146,9 +163,12 @@ def infer(record: GameRecord, rulesets: Sequence[Rules] = NAMED_RULESETS) -> Inf
         groups: list[_Group] = []
     else:
         groups = _start_groups(record, rulesets)
+    limit = deadline()  # the desk's time budget (none elsewhere): checked between plies
     for index, written in enumerate(record.plays):
         if not groups:
             break
+        if limit is not None:
+            check_time(limit)
         groups = _advance(groups, index, written, alone)
     for group in groups:
         for rules in group.members:
