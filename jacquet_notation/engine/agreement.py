@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..bits import FLAG, OPP_SHIFT, POINTS, highest, occupied, rotate, runs_of_six, two_or_more
-from ..position import Position, other
+from ..position import Position, Side, other
 from ..rules import Rules
 from .context import Context
 from .plays import Play
@@ -49,15 +49,25 @@ def could_hold_six(position: Position, steps: int, hitting: bool) -> bool:
     return any((held & window).bit_count() >= need for window in _WINDOWS)
 
 
-def allows_final(before: Position, play: Play, rules: Rules) -> bool:
+def holds_six(position: Position, side: Side, hitting: bool) -> bool:
+    """Whether ``side`` holds six points in a row in ``position``, round the corner from 1 to
+    24 as well: what every block convention needs before it can forbid a position."""
+    packed = position.packed(side)
+    held = (two_or_more(packed) if hitting else occupied(packed)) & POINTS
+    return bool(runs_of_six(held) or runs_of_six(rotate(held)))
+
+
+def allows_final(before: Position, play: Play, rules: Rules, six: bool | None = None) -> bool:
     """Whether the structural rules of ``rules`` (blocks, Murray's limits) allow the mover's
-    position after ``play``, a turn from ``before`` with no share: the one thing they judge."""
+    position after ``play``, a turn from ``before`` with no share: the one thing they judge.
+    ``six``: :func:`holds_six` of that position, when the caller knows it already."""
     mover, opponent = before.turn, other(before.turn)
-    state = play.position.packed(mover)
     if rules.start_table_points is None and rules.midpoint_men is None:
-        held = (two_or_more(state) if rules.hitting else occupied(state)) & POINTS
-        if not runs_of_six(held | rotate(held)):
-            return True  # no six points in a row, either way round: no block to judge
+        if six is None:
+            six = holds_six(play.position, mover, rules.hitting)
+        if not six:
+            return True  # no six points in a row: no block to judge
+    state = play.position.packed(mover)
     if rules.hitting:
         state |= play.position.packed(opponent) << OPP_SHIFT
     return Context(before, rules).valid(state)

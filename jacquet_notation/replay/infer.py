@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 
 from ..budget import check_time, deadline
 from ..engine import Play, holds_prime, score, validate_play, winner
-from ..engine.agreement import Agreement, allows_final, judged_alike, unstructured
+from ..engine.agreement import (
+    Agreement,
+    allows_final,
+    holds_six,
+    judged_alike,
+    unstructured,
+)
 from ..errors import AmbiguousPlayError, IllegalPlayError, JacquetError
 from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
@@ -229,8 +235,9 @@ def _advance(
             movers = direct if shared is not None else []
             if shared is None:
                 alone.extend(_parted(rules, index, group) for rules in direct)
+            six: dict[bool, bool] = {}
             for rules in others:
-                if shared is not None and _same_verdict(agreement, position, shared, rules):
+                if shared is not None and _same_verdict(agreement, position, shared, rules, six):
                     movers = [*movers, rules]
                     continue
                 # its own answer: a structural rule, a die left over (the share), a refusal
@@ -251,6 +258,9 @@ def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
     agree for this roll here (:meth:`Agreement.key`). A class of one is checked under its own
     rules; a larger one under its common steps (:func:`unstructured`), each member's share and
     structural rules then weighed apart."""
+    if len(group.members) == 1:  # checked under its own rules, whatever the roll
+        only = group.members[0]
+        return [(only, group.members, [])]
     situation = agreement.situation()
     plan = group.plans.get(situation)
     if plan is not None:
@@ -281,18 +291,24 @@ def _check(
         return None
 
 
-def _same_verdict(agreement: Agreement, position: Position, play: Play, rules: Rules) -> bool:
+def _same_verdict(
+    agreement: Agreement, position: Position, play: Play, rules: Rules, six: dict[bool, bool]
+) -> bool:
     """Whether ``play``, accepted under the unstructured rules of ``rules``' class, is
     ``rules``' own verdict: it uses every die (so neither a share nor a structural rule can
     make a shorter play legal instead) or nothing else can bind, and its structural rules
-    allow the position it reaches."""
+    allow the position it reaches (``six``: whether that position holds six points in a row,
+    by hitting, found once for the class)."""
     full = len(play.steps) == agreement.steps(rules)
     if rules.every_die_used and not full:
         return False
     if not rules.structural:
         return True
     if full:
-        return allows_final(position, play, rules)
+        hitting = rules.hitting
+        if hitting not in six:
+            six[hitting] = holds_six(play.position, position.turn, hitting)
+        return allows_final(position, play, rules, six[hitting])
     return not agreement.binds(rules)
 
 
