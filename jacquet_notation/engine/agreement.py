@@ -37,16 +37,29 @@ def could_bear_off(position: Position, pips: int) -> bool:
     return sum((point - _HOME) * counts[point] for point in range(_HOME + 1, 26)) <= pips
 
 
-def could_hold_six(position: Position, steps: int, hitting: bool) -> bool:
-    """Whether ``steps`` steps could leave the mover holding six points in a row (wrapping),
-    which every block convention needs before it can forbid anything: each step makes at most
-    one more point held."""
+def could_hold_six(position: Position, dice: tuple[int, int], steps: int, hitting: bool) -> bool:
+    """Whether ``steps`` steps of ``dice`` could leave the mover holding six points in a row
+    (wrapping), which every block convention needs before it can forbid anything: a point it
+    does not hold yet is made only by a man landing there at the end of the turn, from a point
+    it holds, by a sum of the roll's steps; each step makes at most one more point."""
+    counts = position.counts(position.turn)
     mover = position.packed(position.turn)
     held = (two_or_more(mover) if hitting else occupied(mover)) & POINTS
-    need = 6 - steps
-    if held.bit_count() < need:
+    if held.bit_count() < 6 - steps:
         return False
-    return any((held & window).bit_count() >= need for window in _WINDOWS)
+    a, b = dice
+    sums = {a, b, a + b} if a != b else {a * count for count in range(1, steps + 1)}
+    reach = 0
+    for start in range(1, 26):
+        if counts[start]:
+            for distance in sums:
+                if start - distance > 0:
+                    reach |= FLAG[start - distance]
+    for window in _WINDOWS:
+        missing = window & ~held
+        if missing.bit_count() <= steps and not missing & ~reach:
+            return True
+    return False
 
 
 def holds_six(position: Position, side: Side, hitting: bool) -> bool:
@@ -148,7 +161,9 @@ class Agreement:
         wanted = (steps, rules.hitting)
         six = self._six.get(wanted)
         if six is None:
-            six = self._six[wanted] = could_hold_six(self._position, steps, rules.hitting)
+            six = self._six[wanted] = could_hold_six(
+                self._position, self.dice, steps, rules.hitting
+            )
         return six
 
     def whole_key(self, rules: Rules) -> tuple[object, ...]:

@@ -229,6 +229,13 @@ def _advance(
             alone.extend(_parted(rules, index, group) for rules in group.members)
             continue
         moves = written.moves_as_pairs()
+        if len(group.members) == 1:  # its own rules, whatever the roll: nothing to weigh
+            play = _check(position, dice, moves, group.members[0])
+            if play is None:
+                alone.append(_parted(group.members[0], index, group))
+            else:
+                _join(after, group, written, play, group.members)
+            continue
         agreement = Agreement(position, dice)
         for checker, direct, others in _plan(group, agreement):
             shared = _check(position, dice, moves, checker)
@@ -258,9 +265,6 @@ def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
     agree for this roll here (:meth:`Agreement.key`). A class of one is checked under its own
     rules; a larger one under its common steps (:func:`unstructured`), each member's share and
     structural rules then weighed apart."""
-    if len(group.members) == 1:  # checked under its own rules, whatever the roll
-        only = group.members[0]
-        return [(only, group.members, [])]
     situation = agreement.situation()
     plan = group.plans.get(situation)
     if plan is not None:
@@ -322,7 +326,7 @@ def _join(
     """``movers`` moved on by ``play`` into the group of their new position and of what the
     walk learns from a play: whether a prime was held (marcia's score), whether the record
     marks its hits. The group itself goes on when all its members move together."""
-    marks_hits = group.marks_hits and not _unmarked_hits(written, play)
+    marks_hits = group.marks_hits and not (play.steps and _unmarked_hits(written, play))
     mover = group.position.turn
     prime_seen = group.prime_seen
     parts = [(movers, prime_seen)]
