@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from jacquet_notation.generate import generate_records  # noqa: E402
 from jacquet_notation.inference import infer_paths  # noqa: E402
 from jacquet_notation.notation import write_game  # noqa: E402
-from jacquet_notation.replay.infer import Inference  # noqa: E402
+from jacquet_notation.replay import Inference  # noqa: E402
 from jacquet_notation.rules import Rules  # noqa: E402
 from jacquet_notation.validation import validate_paths  # noqa: E402
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from .errors import JacquetError, NotationError
 from .garbage import fewer_collections
 from .notation import parse_chunk
-from .replay.infer import Inference, infer
+from .replay import Inference, infer
 from .sources import UnreadablePath, game_chunks, record_files, source_name
 from .validation import GameReport, file_report, unreadable_report
 

@@ -270,17 +270,23 @@ def _headers(link: Callable[..., str], sort: str) -> list[dict[str, str]]:
     return headers
 
 
-async def games_list_view(datasette: Any, request: Any) -> Response:
-    """``/DB/-/games``: a page of the games the filters choose, sorted, with their counts."""
-    db, name = await checked_archive(datasette, request, ("games",))
-    source = await list_source(db)
-    filters = read_filters(request.args)
+async def _keep_consistent(db: Any, filters: Filters) -> None:
+    """The ``consistent`` filter dropped, with a note, on an archive without ``game_rules``
+    (older than schema version 7, served as it is)."""
     if filters.consistent is not None and not await db.table_exists("game_rules"):
         filters.notes.append(
             "this archive does not keep the rulesets its games are consistent with "
             "(schema version 7; jacquet archive --rebuild): shown without that filter"
         )
         filters.consistent = None
+
+
+async def games_list_view(datasette: Any, request: Any) -> Response:
+    """``/DB/-/games``: a page of the games the filters choose, sorted, with their counts."""
+    db, name = await checked_archive(datasette, request, ("games",))
+    source = await list_source(db)
+    filters = read_filters(request.args)
+    await _keep_consistent(db, filters)
     clause, params = where(filters)
     with_counts = request.args.get("counts", "1") != "0"
     groups: list[dict[str, Any]] = []

@@ -29,7 +29,7 @@ def infer(paths: tuple[str, ...], as_json: bool, encoding: str) -> None:
       jacquet infer --json corpus/
     """
     from ..inference import infer_paths
-    from ..replay.infer import Inference
+    from ..replay import Inference
 
     games = fitting = unfit = unreadable = io_errors = 0
     with domain_errors():
@@ -62,7 +62,7 @@ def infer(paths: tuple[str, ...], as_json: bool, encoding: str) -> None:
 
 def _block(item: object) -> list[str]:
     """One game's inference for a person: its name, then one line a verdict."""
-    from ..replay.infer import Inference
+    from ..replay import Inference
 
     assert isinstance(item, Inference)
     declared = f"declared {item.declared}" if item.declared else "no [Rules] tag"

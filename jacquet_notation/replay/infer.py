@@ -14,98 +14,30 @@ excluded early costs only its prefix, and those that agree to the end cost one c
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..budget import check_time, deadline
-from ..engine import Play, holds_prime, score, validate_play, winner
-from ..engine.agreement import (
+from ..engine import (
     Agreement,
+    Play,
     allows_final,
+    holds_prime,
     holds_six,
     judged_alike,
+    score,
     unstructured,
+    validate_play,
+    winner,
 )
 from ..errors import AmbiguousPlayError, IllegalPlayError, JacquetError
 from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
-from ..rules import RULESET_NAMES, Rules
+from ..rules import Rules
 from .game import Context, ReplayedGame, ReplayedPly
 from .tags import RULES_TAG, check_result
-from .walk import _unmarked_hits, replay, replay_from
-
-#: every named ruleset, the default first (rules.py's order)
-NAMED_RULESETS: tuple[Rules, ...] = tuple(Rules.named(name) for name in RULESET_NAMES)
-
-
-@dataclass(frozen=True, slots=True)
-class Exclusion:
-    """A ruleset a record breaks: at which ply of the main line (1 = the first play written;
-    None for the result or the record as a whole), where in the text, and why."""
-
-    rules: str
-    ply: int | None
-    line: int | None
-    column: int | None
-    reason: str
-    kind: str
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "rules": self.rules,
-            "ply": self.ply,
-            "line": self.line,
-            "column": self.column,
-            "reason": self.reason,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Inference:
-    """What the plays of one record say of its rules; ``declared`` is its ``[Rules]`` tag as
-    written (None without one), reported beside and never trusted."""
-
-    file: str
-    game: int
-    declared: str | None
-    consistent: tuple[str, ...]
-    excluded: tuple[Exclusion, ...]
-    #: a record that did not parse: its errors (nothing is inferred)
-    errors: tuple[JacquetError, ...] = ()
-    #: consistent rulesets that differ only in their scoring, which only a result could part
-    scoring_only: tuple[tuple[str, ...], ...] = ()
-    #: how a person names the game: ``White v Black, date`` from its tags
-    label: str = ""
-
-    def to_json(self) -> dict[str, object]:
-        answer: dict[str, object] = {
-            "file": self.file,
-            "game": self.game,
-            "declared": self.declared,
-            "consistent": list(self.consistent),
-            "excluded": [exclusion.to_json() for exclusion in self.excluded],
-        }
-        if self.errors:
-            answer["errors"] = [str(error).splitlines()[0] for error in self.errors]
-        return answer
-
-    def sentence(self) -> str:
-        """The inference in one line, as the desk shows it live: ``consistent with jacquet,
-        spanish (told apart by the result alone); murray excluded at ply 5 (line 3, column 9):
-        ...``."""
-        if self.errors:
-            return "not read: no ruleset can be told"
-        parts = [f"consistent with {', '.join(self.consistent) or 'no named ruleset'}"]
-        for twins in self.scoring_only:
-            parts[0] += f" ({' and '.join(twins)} told apart by the result alone)"
-        for exclusion in self.excluded:
-            where = f"ply {exclusion.ply}" if exclusion.ply is not None else "the result"
-            if exclusion.line is not None:
-                where += f" (line {exclusion.line}, column {exclusion.column})"
-            parts.append(f"{exclusion.rules} excluded at {where}: {exclusion.reason}")
-        return "; ".join(parts)
-
+from .verdicts import NAMED_RULESETS, Exclusion, Inference, scoring_twins
+from .walk import unmarked_hits, replay, replay_from
 
 #: one check of a ply for a class of rulesets: the rules it is checked under, the members whose
 #: verdict it is, and those whose verdict it is only for a play that uses every die and (their
@@ -142,16 +74,6 @@ class _Parted:
 def _parted(rules: Rules, index: int, group: _Group) -> _Parted:
     prime = group.prime_seen
     return _Parted(rules, index, group.position, (prime["white"], prime["black"]), group.marks_hits)
-
-
-@functools.cache
-def scoring_twins(rulesets: tuple[Rules, ...] = NAMED_RULESETS) -> tuple[tuple[str, ...], ...]:
-    """The rulesets that differ only in scoring (jacquet and spanish), grouped: no play can
-    tell them apart, only a result."""
-    groups: dict[Rules, list[str]] = {}
-    for rules in rulesets:
-        groups.setdefault(rules.replace(name="", scoring="single-double"), []).append(rules.name)
-    return tuple(tuple(names) for names in groups.values() if len(names) > 1)
 
 
 def infer(record: GameRecord, rulesets: Sequence[Rules] = NAMED_RULESETS) -> Inference:
@@ -326,7 +248,7 @@ def _join(
     """``movers`` moved on by ``play`` into the group of their new position and of what the
     walk learns from a play: whether a prime was held (marcia's score), whether the record
     marks its hits. The group itself goes on when all its members move together."""
-    marks_hits = group.marks_hits and not (play.steps and _unmarked_hits(written, play))
+    marks_hits = group.marks_hits and not (play.steps and unmarked_hits(written, play))
     mover = group.position.turn
     prime_seen = group.prime_seen
     parts = [(movers, prime_seen)]

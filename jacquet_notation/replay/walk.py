@@ -223,7 +223,7 @@ class _Replayer:
         hits, and whether the mover has held a prime (marcia scoring)."""
         written, play, position = ply.written, ply.play, ply.after
         assert play is not None and position is not None
-        if self.marks_hits and _unmarked_hits(written, play):
+        if self.marks_hits and unmarked_hits(written, play):
             self.marks_hits = False
         # Only marcia scoring asks whether a prime was ever held; only the mover's
         # own play can make one (a hit removes a lone man, never one of a pair).
@@ -350,7 +350,7 @@ def _men_of(position: Position, side: Side) -> Counter[int]:
     return +men
 
 
-def _unmarked_hits(written: WrittenPlay, play: Play) -> bool:
+def unmarked_hits(written: WrittenPlay, play: Play) -> bool:
     """Whether ``play`` hit more often than ``written`` marks a hit."""
     hits = [step for step in play.steps if step.hit]
     return bool(hits) and len(hits) > sum(move.count for move in written.moves if move.hit)

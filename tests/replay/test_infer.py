@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from jacquet_notation.generate import game_record
 from jacquet_notation.notation import parse_game, write_game
 from jacquet_notation.record import GameRecord
-from jacquet_notation.replay import ReplayedGame, replay
-from jacquet_notation.replay.infer import Exclusion, infer, scoring_twins
+from jacquet_notation.replay import Exclusion, ReplayedGame, infer, replay, scoring_twins
 from jacquet_notation.rules import RULESET_NAMES, Rules
 from jacquet_notation.selfplay import Bot, play_game
 from jacquet_notation.validation import report_record
