@@ -37,7 +37,7 @@ from ..rules import Rules
 from .game import Context, ReplayedGame, ReplayedPly
 from .tags import RULES_TAG, check_result
 from .verdicts import NAMED_RULESETS, Exclusion, Inference, scoring_twins
-from .walk import unmarked_hits, replay, replay_from
+from .walk import replay, replay_from, unmarked_hits
 
 #: one check of a ply for a class of rulesets: the rules it is checked under, the members whose
 #: verdict it is, and those whose verdict it is only for a play that uses every die and (their
