@@ -132,8 +132,9 @@ class _Replayer:
                     play = validate_play(
                         position, dice, written.moves_as_pairs(), rules, share(written)
                     )
-                except (AmbiguousPlayError, IllegalPlayError):
-                    problem = self._resolve(ply, plays, offset)  # says why, or settles by marks
+                except (AmbiguousPlayError, IllegalPlayError) as refused:
+                    # says why, or settles by marks, from this refusal (not checked again)
+                    problem = self._resolve(ply, plays, offset, refused)
                 else:
                     ply.play, ply.after = play, play.position
             elif problem is None:
@@ -161,10 +162,15 @@ class _Replayer:
         return plies, position, errors
 
     def _resolve(
-        self, ply: ReplayedPly, plays: Sequence[WrittenPlay], offset: int
+        self,
+        ply: ReplayedPly,
+        plays: Sequence[WrittenPlay],
+        offset: int,
+        refused: IllegalPlayError | None = None,
     ) -> ReplayError | None:
         """The play of ``ply`` found and set on it (``after``, ``play``), or the error that
-        stops the line; a missing play's error sets ``after`` alone when the game goes on."""
+        stops the line; a missing play's error sets ``after`` alone when the game goes on.
+        ``refused``: the engine's answer to the written play, when it was asked already."""
         written, position, index = ply.written, ply.before, ply.index
         rules = self.rules
         dice = written.dice
@@ -177,6 +183,8 @@ class _Replayer:
                 play = legal_plays(position, (6, 5), rules)[0]
             elif not written.moves and written.is_bare_roll:
                 return self._bare_roll(ply, dice, plays, offset)
+            elif refused is not None:
+                raise refused
             else:
                 play = validate_play(
                     position, dice, written.moves_as_pairs(), rules, share(written)
