@@ -170,10 +170,13 @@ class _Replayer:
     ) -> ReplayError | None:
         """The play of ``ply`` found and set on it (``after``, ``play``), or the error that
         stops the line; a missing play's error sets ``after`` alone when the game goes on.
-        ``refused``: the engine's answer to the written play, when it was asked already."""
+        ``refused``: the engine's refusal of the written play, when it was asked already (not
+        raised again: its traceback would hold this frame, and the frame it)."""
         written, position, index = ply.written, ply.before, ply.index
         rules = self.rules
         dice = written.dice
+        if refused is not None:
+            return self._refused(ply, refused, plays, offset)
         try:
             if dice is None and written.moves:  # the dice left out: inferred
                 play, ply.rolls, problem = infer_roll(self.context, written, position, index)
@@ -183,26 +186,31 @@ class _Replayer:
                 play = legal_plays(position, (6, 5), rules)[0]
             elif not written.moves and written.is_bare_roll:
                 return self._bare_roll(ply, dice, plays, offset)
-            elif refused is not None:
-                raise refused
             else:
                 play = validate_play(
                     position, dice, written.moves_as_pairs(), rules, share(written)
                 )
-        except AmbiguousPlayError as ambiguous:
-            marked = self._by_marks(written, position) if self.marks_hits else None
-            if marked is None:
-                return illegal_play(
-                    self.context, written, position, index, ambiguous, plays, offset, self.suggest
-                )
-            play = marked
         except IllegalPlayError as illegal:
-            return illegal_play(
-                self.context, written, position, index, illegal, plays, offset, self.suggest
-            )
+            return self._refused(ply, illegal, plays, offset)
         ply.play = play
         ply.after = play.position
         return None
+
+    def _refused(
+        self, ply: ReplayedPly, refused: IllegalPlayError, plays: Sequence[WrittenPlay], offset: int
+    ) -> ReplayError | None:
+        """A written play the engine refused: an ambiguous combined move settled by its hit
+        marks (set on ``ply``), else the error that stops the line, in a transcriber's words."""
+        written, position = ply.written, ply.before
+        if isinstance(refused, AmbiguousPlayError) and self.marks_hits:
+            marked = self._by_marks(written, position)
+            if marked is not None:
+                ply.play = marked
+                ply.after = marked.position
+                return None
+        return illegal_play(
+            self.context, written, position, ply.index, refused, plays, offset, self.suggest
+        )
 
     def _bare_roll(
         self, ply: ReplayedPly, dice: tuple[int, int], plays: Sequence[WrittenPlay], offset: int
