@@ -218,3 +218,12 @@ def test_a_set_position_is_judged_under_each_ruleset_by_the_replay() -> None:
     # the game then goes on from that position with the plays from its first: refused by all
     # rulesets somewhere, each where the replay says
     assert_matches_reference(later)
+
+
+def test_a_variation_is_not_judged_only_the_main_line() -> None:
+    # docs/infer.md: a commentator's alternative is not what was played
+    text = '[White "A"]\n\n1. 6-5: 24/13 (1. 6-5: 24/2) 5-4: 24/15\n'
+    record = parse_game(text, "variation.jqt")
+    assert replay(record, Rules.named("jacquet")).errors  # validate calls it invalid
+    inference = infer(record)
+    assert inference.consistent == RULESET_NAMES and inference.excluded == ()
