@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "fmt": "fmt:fmt",
     "collate": "collate:collate",
     "validate": "validate:validate",
+    "infer": "infer:infer",
     "replay": "replay:replay",
     "generate": "generate:generate",
     "archive": "archive:archive",

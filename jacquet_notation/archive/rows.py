@@ -21,7 +21,7 @@ from ..match import GameSummary, check_game, match_errors, outcome
 from ..notation import GameChunk, parse_chunk, parse_game, split_games, write_game
 from ..position import Position, other_point
 from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
-from ..replay import ReplayedGame, replay
+from ..replay import ReplayedGame, infer, replay
 from ..reporting import describe_error, headline, suggestions
 from ..rules import Rules
 from .decisions import DecisionRow, analyser_columns, decision_rows, format_of
@@ -279,6 +279,7 @@ def _game_row(
         "gap": record.gap[1] or None,
         "ending": ended.ending if status != "unreadable" else None,
         "format": None,  # the chunk's, set by derive_batch
+        "consistent_rules": None if record.errors else " ".join(infer(record).consistent),
     }
 
 

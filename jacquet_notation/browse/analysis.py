@@ -75,7 +75,7 @@ async def _sides(db: Any, where: str, params: Any) -> dict[str, dict[str, Any]]:
             f"SELECT d.side AS side, {_SUMS} FROM decisions d WHERE {where} GROUP BY d.side",
             params,
         )
-    except sqlite3.Error:  # an archive before version 7 has no decisions
+    except sqlite3.Error:  # an archive before version 9 has no decisions
         return {}
     return {str(row["side"]): rates(row) for row in found}
 

@@ -54,6 +54,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "analyser": "The program whose analysis the file carried (eXtreme Gammon, gnubg)",
         "analyser_settings": "The analyser's settings, as the file gives them",
         "analyser_units": "What its equities are in (equity, or match winning chances)",
+        "consistent_rules": "The named rulesets every play fits (jacquet infer), by spaces",
     },
     "turns": {
         "game_id": "The game",
@@ -166,6 +167,10 @@ COLUMNS: dict[str, dict[str, str]] = {
         "loss": "The equity given up against the best option, as the analyser wrote it",
         "luck": "The luck of the roll, where the analyser gives it",
         "level": "How deep the analyser looked",
+    },
+    "game_rules": {
+        "rules": "A named ruleset every play of the game fits (jacquet infer)",
+        "game_id": "The game",
     },
     "game_groups": {
         "game_id": "A game printed more than once (docs/archive.md, game_groups)",

@@ -17,6 +17,7 @@ from typing import Any
 from datasette.utils.asgi import Response
 
 from ..numerals import ascii_int
+from ..rules import RULESET_NAMES
 from .drawing import CELL_WIDTH
 from .names import game_label, spell_players
 from .shared import checked_archive, footer_metadata, kept
@@ -58,6 +59,8 @@ class Filters:
     rules: str | None = None
     status: str | None = None
     result: str | None = None
+    #: a named ruleset every play of the game fits (game_rules, schema version 10)
+    consistent: str | None = None
     q: str | None = None
     sort: str = DEFAULT_SORT
     page: int = 1
@@ -76,6 +79,7 @@ class Filters:
             "rules": self.rules,
             "status": self.status,
             "result": self.result,
+            "consistent": self.consistent,
             "sort": None if self.sort == DEFAULT_SORT else self.sort,
             "page": None if self.page == 1 else self.page,
         }
@@ -110,6 +114,11 @@ def read_filters(args: Any) -> Filters:
     for name in EXACT:
         value = (args.get(name) or "").strip()
         setattr(filters, name, value[:100] or None)
+    consistent = (args.get("consistent") or "").strip().lower()
+    if consistent in RULESET_NAMES:
+        filters.consistent = consistent
+    elif consistent:
+        notes.append(f"consistent with: {consistent[:40]!r} is not a named ruleset: ignored")
     q = (args.get("q") or "").strip()
     filters.q = q[:200] or None
     sort = args.get("sort") or DEFAULT_SORT
@@ -152,6 +161,10 @@ def where(filters: Filters, *, exact: bool = True) -> tuple[str, dict[str, Any]]
         if value is not None and exact:
             clauses.append(f"{name} = :{name}")
             params[name] = value
+    if filters.consistent is not None:
+        # a range of game_rules' key: the games consistent with one ruleset, read by index
+        clauses.append("id in (select game_id from game_rules where rules = :consistent)")
+        params["consistent"] = filters.consistent
     if filters.q:
         query = _fts_query(filters.q)
         if query:
@@ -257,11 +270,23 @@ def _headers(link: Callable[..., str], sort: str) -> list[dict[str, str]]:
     return headers
 
 
+async def _keep_consistent(db: Any, filters: Filters) -> None:
+    """The ``consistent`` filter dropped, with a note, on an archive without ``game_rules``
+    (older than schema version 10, served as it is)."""
+    if filters.consistent is not None and not await db.table_exists("game_rules"):
+        filters.notes.append(
+            "this archive does not keep the rulesets its games are consistent with "
+            "(schema version 10; jacquet archive --rebuild): shown without that filter"
+        )
+        filters.consistent = None
+
+
 async def games_list_view(datasette: Any, request: Any) -> Response:
     """``/DB/-/games``: a page of the games the filters choose, sorted, with their counts."""
     db, name = await checked_archive(datasette, request, ("games",))
     source = await list_source(db)
     filters = read_filters(request.args)
+    await _keep_consistent(db, filters)
     clause, params = where(filters)
     with_counts = request.args.get("counts", "1") != "0"
     groups: list[dict[str, Any]] = []
@@ -350,6 +375,7 @@ async def games_list_view(datasette: Any, request: Any) -> Response:
         "all_columns_url": table_url(datasette, name, "games"),
         "action": games_list_url(datasette, name, {}),
         "thumb_width": THUMB_WIDTH,
+        "ruleset_names": RULESET_NAMES,
     }
     return Response.html(
         await datasette.render_template("jacquet/games.html", context, request=request)

@@ -140,6 +140,14 @@ _TABLES: dict[str, dict[str, Any]] = {
         "hidden": True,
         "sort_desc": "date",
     },
+    "game_rules": {
+        "title": "Games by consistent ruleset",
+        "description": "A row for each named ruleset a game's every play fits, kept from the "
+        "games table by triggers, so that the games list's 'consistent with' filter reads an "
+        "index.",
+        # the games list's filter is its face; the table stays reachable for SQL
+        "hidden": True,
+    },
     "invalid_games": {
         "title": "Invalid games",
         "description": "Games with an illegal play, a wrong result or a syntax error.",

@@ -21,6 +21,7 @@ EXPECTED = [
     "fmt",
     "generate",
     "import-xml",
+    "infer",
     "players",
     "plays",
     "replay",

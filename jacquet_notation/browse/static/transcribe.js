@@ -16,6 +16,7 @@
   var text = byId("text");
   var notes = byId("notes");
   var status = byId("status");
+  var consistent = byId("consistent");
   var errorList = byId("errors");
   var board = byId("board");
   var caption = byId("caption");
@@ -118,6 +119,8 @@
     status.textContent = answer.errors.length ?
       answer.errors.length + (answer.errors.length === 1 ? " error" : " errors") :
       "No errors in " + answer.plies.length + (answer.plies.length === 1 ? " ply." : " plies.");
+    // which named rulesets the game at the cursor fits so far (jacquet infer), in one line
+    consistent.textContent = answer.rules ? answer.rules.sentence : "";
     var at = answer.cursor.ply;
     var ply = null;
     answer.plies.forEach(function (each) { if (each.index === at) { ply = each; } });
