@@ -24,6 +24,7 @@ from ..errors import (
     RulesError,
 )
 from ..position import Position, Side
+from ..position_specs import tag_position
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
 from .bare import blank_play, missing_play, pass_of
@@ -365,7 +366,7 @@ def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
     game = ReplayedGame(record, chosen, [], errors, start, None, 0, prime_seen)
     if POSITION_TAG in record.tags and not record.errors:
         try:
-            game.set_position = game.final = start = Position.from_tag(
+            game.set_position = game.final = start = tag_position(
                 record.tags[POSITION_TAG], chosen
             )
         except PositionError as impossible:
