@@ -90,11 +90,11 @@ def read_spec(text: str, rules: Rules | None = None, turn: Side | None = None) -
         _check(key, rules)
         return Spec(key, None, "key")
     if GNUBG_ID_PATTERN.fullmatch(spec):
-        state = from_match_id(spec[GNUBG_ID_CHARS + 1 :]) if ":" in spec else None
-        mover = state.mover if state else turn or "white"
+        match = from_match_id(spec[GNUBG_ID_CHARS + 1 :]) if ":" in spec else None
+        mover = match.mover if match else turn or "white"
         position = from_gnubg_id(spec[:GNUBG_ID_CHARS], mover)
         _check(position, rules)
-        return Spec(position, state, "gnubg")
+        return Spec(position, match, "gnubg")
     if ";" in spec or spec.split(" ", 1)[0].lower() in ("white", "black"):
         position = Position.from_text(spec, rules.direction if rules else "same")
         _check(position, rules)

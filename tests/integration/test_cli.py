@@ -21,6 +21,7 @@ EXPECTED = [
     "generate",
     "import-xml",
     "plays",
+    "position",
     "replay",
     "serve",
     "validate",
