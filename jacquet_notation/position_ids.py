@@ -327,3 +327,12 @@ def from_xgid(text: str) -> tuple[Position, MatchState]:
         jacoby=flag and length == 0,
     )
     return Position.from_counts(white, black, turn, "opposite"), state
+
+
+def ids_line(position: Position) -> str:
+    """Both IDs of a position on one line, as ``replay --ids`` prints them after each play
+    (the board only: the XGID's cube and score are left at their defaults); a Jacquet position
+    says it has none."""
+    if position.direction != "opposite":
+        return "IDs: none (a Jacquet position has only its key)"
+    return f"gnubg ID: {gnubg_id(position)}   {xgid(position)}"

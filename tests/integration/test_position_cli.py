@@ -56,3 +56,19 @@ def test_plays_takes_a_gnubg_id_and_an_xgid_as_its_position() -> None:
     by_id = run("plays", "--rules", "backgammon", "--dice", "3-1", "--position", START_ID)
     assert by_xgid.returncode == 0, by_xgid.stderr
     assert by_xgid.stdout == by_id.stdout and "8/5 6/5" in by_id.stdout
+
+
+def test_replay_ids_gives_both_ids_after_each_board() -> None:
+    from helpers import ROOT
+
+    match = sorted((ROOT / "tests" / "data" / "mat").glob("*.mat"))[0]
+    done = run("replay", str(match), "--ids")
+    assert done.returncode in (0, 1), done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith("gnubg ID: ")]
+    boards = sum(line.startswith("White: ") for line in done.stdout.splitlines())
+    assert lines and len(lines) == boards
+    assert lines[0] == f"gnubg ID: {START_ID}   {START_XGID}"
+    for line in lines:
+        gnubg, xgid = line.removeprefix("gnubg ID: ").split("   ")
+        answer = json.loads(run("position", xgid, "--json").stdout)
+        assert answer["gnubg_id"].split(":")[0] == gnubg
