@@ -19,8 +19,9 @@ from datasette.utils.asgi import Response
 from ..numerals import ascii_int
 from .drawing import CELL_WIDTH
 from .names import game_label, spell_players
+from .position_lookup import spec_key, stored_key
 from .shared import checked_archive, footer_metadata, kept
-from .urls import board_prefix, game_url, games_list_url, player_url, table_url
+from .urls import board_prefix, game_url, games_list_url, player_url, position_url, table_url
 
 #: games a page of the list
 LIST_ROWS = 50
@@ -257,9 +258,21 @@ def _headers(link: Callable[..., str], sort: str) -> list[dict[str, str]]:
     return headers
 
 
+async def _position_searched(datasette: Any, db: Any, name: str, q: str) -> Response | None:
+    """The search box given a position's key, gnubg ID or XGID that a game reached: its page
+    (else None, and the words are searched as ever: a name may look like an ID)."""
+    key = spec_key(q)
+    if key is None or not await stored_key(db, key):
+        return None
+    return Response.redirect(position_url(datasette, name, key))
+
+
 async def games_list_view(datasette: Any, request: Any) -> Response:
     """``/DB/-/games``: a page of the games the filters choose, sorted, with their counts."""
     db, name = await checked_archive(datasette, request, ("games",))
+    found = await _position_searched(datasette, db, name, request.args.get("q", ""))
+    if found is not None:
+        return found
     source = await list_source(db)
     filters = read_filters(request.args)
     clause, params = where(filters)
