@@ -65,3 +65,16 @@ def test_a_bad_id_is_a_400_an_unreached_one_a_404_and_words_are_searched(server:
     assert _opened(f"{server}/archive/-/position?id={quote(never, safe='')}")[0] == 404
     status, landed = _opened(f"{server}/archive/-/games?q=nonsense")
     assert status == 200 and "/-/games" in landed
+
+
+def test_the_position_page_shows_both_ids_with_copy_buttons(server: str, archive: Path) -> None:
+    from lxml import html
+
+    position = _reached(archive)
+    url = f"{server}/archive/-/position/{position.key()}"
+    with urllib.request.urlopen(url, timeout=30) as response:
+        root = html.fromstring(response.read().decode())
+    assert root.xpath("string(//code[@class='jacquet-gnubg-id'])") == gnubg_id(position)
+    assert root.xpath("string(//code[@class='jacquet-xgid'])") == xgid(position)
+    copied = root.xpath("//button[@class='jacquet-copy']/@data-copy")
+    assert copied == [gnubg_id(position), xgid(position)]
