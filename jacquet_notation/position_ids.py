@@ -329,6 +329,14 @@ def from_xgid(text: str) -> tuple[Position, MatchState]:
     return Position.from_counts(white, black, turn, "opposite"), state
 
 
+def exchange_ids(position: Position) -> dict[str, str]:
+    """``gnubg-id`` and ``xgid`` of a backgammon position, as the XML's ``<resolved>`` carries
+    them (the board only, as :func:`ids_line`); nothing for a Jacquet position."""
+    if position.direction != "opposite":
+        return {}
+    return {"gnubg-id": gnubg_id(position), "xgid": xgid(position)}
+
+
 def ids_line(position: Position) -> str:
     """Both IDs of a position on one line, as ``replay --ids`` prints them after each play
     (the board only: the XGID's cube and score are left at their defaults); a Jacquet position
