@@ -366,9 +366,7 @@ def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
     game = ReplayedGame(record, chosen, [], errors, start, None, 0, prime_seen)
     if POSITION_TAG in record.tags and not record.errors:
         try:
-            game.set_position = game.final = start = tag_position(
-                record.tags[POSITION_TAG], chosen
-            )
+            game.set_position = game.final = start = tag_position(record.tags[POSITION_TAG], chosen)
         except PositionError as impossible:
             span = record.tag_spans.get(POSITION_TAG)
             errors.append(

@@ -373,7 +373,7 @@ def test_backgammon_plies_carry_their_gnubg_id_and_xgid_and_validate() -> None:
         resolved = root.findall(".//j:resolved", NS)
         assert resolved
         for element in resolved:
-            after = Position.from_key(element.get("position-after"))
+            after = Position.from_key(element.get("position-after", ""))
             if name == "jacquet.jqt":
                 assert element.get("gnubg-id") is None and element.get("xgid") is None
             else:
