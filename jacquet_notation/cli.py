@@ -23,6 +23,7 @@ from . import __version__
 #: command name -> "module:attribute" under jacquet_notation.commands
 COMMANDS: dict[str, str] = {
     "plays": "plays:plays",
+    "position": "position:position",
     "fmt": "fmt:fmt",
     "collate": "collate:collate",
     "validate": "validate:validate",

@@ -25,7 +25,7 @@ from .board_terms import Side as Side
 from .board_terms import shifted_point, side_name
 from .errors import PositionError
 from .keys import KEY_CHARACTER_CLASS as KEY_CHARACTER_CLASS
-from .keys import KEY_CHARS, key_counts
+from .keys import key_counts
 from .keys import key_from_bits as key_from_bits
 from .keys import side_key_bits as side_key_bits
 from .numerals import ascii_int
@@ -258,28 +258,13 @@ class Position:
 
     # -- the [Position] tag -------------------------------------------------------------------
 
-    @classmethod
-    def from_tag(cls, value: str, rules: Rules) -> Position:
-        """The position a record's ``[Position]`` tag sets: a key, or the readable form.
-
-        Checked under ``rules`` (docs/notation.md, "Set positions"), so that a game never
-        starts from a position its rules could not reach; raises PositionError saying why.
-        """
-        text = value.strip()
-        if len(text) == KEY_CHARS and ";" not in text and " " not in text:
-            position = cls.from_key(text)
-        else:
-            position = cls.from_text(text, rules.direction)
-        position.check(rules)
-        position.check_courier(rules)
-        return position
-
     def check_courier(self, rules: Rules) -> None:
         """Raise PositionError for a courier state ``rules`` forbid: under the courier rule
         without hitting, a second man gone from the 24-point while none has reached home.
 
         Apart from :meth:`check`, which the engine's callers use on positions made up to show
-        a rule (``jacquet plays --position``); a ``[Position]`` tag is a game's real start.
+        a rule (``jacquet plays --position``); a ``[Position]`` tag is a game's real start
+        (``position_specs.tag_position``).
         """
         if not rules.courier or rules.hitting:
             return

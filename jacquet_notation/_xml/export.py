@@ -17,6 +17,7 @@ from ..errors import JacquetError, NotationError
 from ..match import check_game, outcome
 from ..notation import write_game
 from ..position import Position
+from ..position_ids import exchange_ids
 from ..record import NO_SPAN, GameRecord, Span, WrittenPlay, point_name
 from ..replay import ReplayedGame, ReplayedPly, replay
 from ..reporting import headline, slip_of, suggestions
@@ -319,11 +320,11 @@ def _write_moves(xf: Any, written: WrittenPlay, sharer: str, inner: str) -> None
 
 def _write_resolved(xf: Any, play: Play, after: Position, sharer: str, depth: int) -> None:
     """The play as the engine resolved it: its steps (the opponent's share marked ``by``) and
-    the key of the position after it."""
+    the key of the position after it (and its gnubg ID and XGID in backgammon)."""
     write, element, points = xf.write, xf.element, _POINT_NAMES
     inner, inner2 = _INDENT[depth + 1], _INDENT[depth + 2]
     write(inner)
-    with element(RESOLVED, {"position-after": after.key()}):
+    with element(RESOLVED, {"position-after": after.key(), **exchange_ids(after)}):
         played = play.steps
         shared = play.opponent_steps
         for number, step in enumerate(played + shared if shared else played):

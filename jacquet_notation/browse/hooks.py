@@ -29,6 +29,7 @@ from .json_cells import JSON_COLUMNS, json_cell
 from .limits import VALUE_LIMIT, RowBudget, authorize
 from .matches import match_view
 from .player_page import player_view
+from .position_lookup import position_lookup_view
 from .position_page import board_view, position_view
 from .reopening import reopen_when_replaced
 from .urls import (
@@ -251,6 +252,7 @@ def register_routes() -> list[tuple[str, Any]]:
             rf"^/(?P<database>[^/]+)/-/position/(?P<key>{KEY_CHARACTER_CLASS}{{1,32}})$",
             position_view,
         ),
+        (r"^/(?P<database>[^/]+)/-/position$", position_lookup_view),
         (r"^/(?P<database>[^/]+)/-/player/(?P<player_id>[0-9]+)$", player_view),
         (r"^/(?P<database>[^/]+)/-/match/(?P<match_id>[0-9]+)$", match_view),
         # the front door: the archive's home at / (before Datasette's own index) and the list

@@ -25,6 +25,7 @@ from ..errors import (
     RulesError,
 )
 from ..position import Position, Side
+from ..position_specs import tag_position
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
 from .bare import blank_play, missing_play, pass_of
@@ -389,9 +390,7 @@ def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
     game = ReplayedGame(record, chosen, [], errors, start, None, 0, prime_seen)
     if POSITION_TAG in record.tags and not record.errors:
         try:
-            game.set_position = game.final = start = Position.from_tag(
-                record.tags[POSITION_TAG], chosen
-            )
+            game.set_position = game.final = start = tag_position(record.tags[POSITION_TAG], chosen)
         except PositionError as impossible:
             span = record.tag_spans.get(POSITION_TAG)
             errors.append(

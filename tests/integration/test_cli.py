@@ -24,6 +24,7 @@ EXPECTED = [
     "infer",
     "players",
     "plays",
+    "position",
     "replay",
     "serve",
     "validate",

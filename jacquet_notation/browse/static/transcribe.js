@@ -232,6 +232,7 @@
     }
     answered = answer;
     men = { white: answer.white, black: answer.black };
+    turnSelect.value = answer.turn;  // a pasted ID says who is on roll
     whiteBar.value = answer.white_bar;
     blackBar.value = answer.black_bar;
     setupBoard.setAttribute("data-key", answer.key);
@@ -310,6 +311,10 @@
   });
   byId("start").addEventListener("click", function () {
     refresh({ start: true });
+  });
+  // a pasted key, gnubg Position ID or XGID, read on the server by the one reader of them
+  byId("spec-set").addEventListener("click", function () {
+    refresh({ spec: byId("spec").value });
   });
 
   function setTag(name, value) {
