@@ -154,9 +154,14 @@ def derive(
     it (``match.match_errors``: validate's checks, so that the game's status is validate's),
     and turn it into rows."""
     game = replay(record, rules)
+    # the rulesets it fits, before the match's checks join the replay's errors: the replay is
+    # its own ruleset's verdict, not walked again; only which fit is kept, so no slips
+    fits = None if record.errors else infer(record, words=False, replayed=game).consistent
     game.errors.extend(check_game(game))
     game.errors.extend(across)
-    return derive_replayed(record, game, import_id)
+    derived = derive_replayed(record, game, import_id)
+    derived.game["consistent_rules"] = None if fits is None else " ".join(fits)
+    return derived
 
 
 def derive_chained(
@@ -279,7 +284,7 @@ def _game_row(
         "gap": record.gap[1] or None,
         "ending": ended.ending if status != "unreadable" else None,
         "format": None,  # the chunk's, set by derive_batch
-        "consistent_rules": None if record.errors else " ".join(infer(record).consistent),
+        "consistent_rules": None,  # set by derive
     }
 
 

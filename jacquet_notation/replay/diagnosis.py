@@ -31,7 +31,8 @@ def illegal_play(
 ) -> ReplayError:
     """The replay's error for a refused play (``plays[offset]``): the engine's reason, the
     slip that explains it if one does, the closest legal plays (unless not ``suggest``: they
-    are beside the message, and finding them is most of the cost), at the move to blame."""
+    are beside the message, and finding them is most of the cost), at the move to blame; the
+    slip is not looked for unless the context asks for it (``slips``)."""
     dice = written.dice or (0, 0)
     suggestions: list[str] = []
     if suggest:
@@ -40,7 +41,7 @@ def illegal_play(
         except JacquetError:
             legal = []
         suggestions = closest_plays(written, legal)
-    slip = find_slip(context.rules, written, position, plays, offset)
+    slip = find_slip(context.rules, written, position, plays, offset) if context.slips else None
     message = illegal.message
     if slip:
         message += f"; probably {slip}"

@@ -79,11 +79,14 @@ class ReplayedGame:
 @dataclass(frozen=True, slots=True)
 class Context:
     """What the checks of one replay read: the record (an error's place), the rules, and
-    whether the game is from its start (the opening's and the lead's rules apply only then)."""
+    whether the game is from its start (the opening's and the lead's rules apply only then),
+    and whether a refused play's words name the slip that explains it (infer's, for the archive,
+    do without: it keeps only which rulesets fit)."""
 
     record: GameRecord
     rules: Rules
     from_start: bool
+    slips: bool = True
 
     def error(
         self,

@@ -35,9 +35,10 @@ from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
 from .game import Context, ReplayedGame, ReplayedPly
+from .marks import unmarked_hits
 from .tags import RULES_TAG, check_result
 from .verdicts import NAMED_RULESETS, Exclusion, Inference, scoring_twins
-from .walk import replay, replay_from, unmarked_hits
+from .walk import replay, replay_from
 
 #: one check of a ply for a class of rulesets: the rules it is checked under, the members whose
 #: verdict it is, and those whose verdict it is only for a play that uses every die and (their
@@ -69,28 +70,50 @@ class _Parted:
     position: Position | None = None
     prime_seen: tuple[bool, bool] = (False, False)
     marks_hits: bool = True
+    #: the engine's refusal of that play under these very rules, when the walk asked it: the
+    #: replay alone takes it rather than asking again
+    refused: IllegalPlayError | None = None
 
 
-def _parted(rules: Rules, index: int, group: _Group) -> _Parted:
+def _parted(
+    rules: Rules, index: int, group: _Group, refused: IllegalPlayError | None = None
+) -> _Parted:
     prime = group.prime_seen
-    return _Parted(rules, index, group.position, (prime["white"], prime["black"]), group.marks_hits)
+    at = group.position
+    return _Parted(rules, index, at, (prime["white"], prime["black"]), group.marks_hits, refused)
 
 
-def infer(record: GameRecord, rulesets: Sequence[Rules] = NAMED_RULESETS) -> Inference:
-    """The rulesets ``record`` is consistent with, and where it breaks each other one."""
+def infer(
+    record: GameRecord,
+    rulesets: Sequence[Rules] = NAMED_RULESETS,
+    *,
+    words: bool = True,
+    replayed: ReplayedGame | None = None,
+) -> Inference:
+    """The rulesets ``record`` is consistent with, and where it breaks each other one.
+
+    ``words``: whether a refused play's reason names the slip that explains it (looking for
+    it is most of the cost of an excluded ruleset; the archive, which keeps only which
+    rulesets fit, does without). ``replayed``: the record's replay under one of ``rulesets``,
+    made already (the archive's, before the match checks are added to it): that ruleset's
+    verdict is read from it, and it is not walked again."""
     file, declared = record.file or "<stdin>", record.tags.get(RULES_TAG)
     tags = record.tags
     label = f"{tags.get('White', '?')} v {tags.get('Black', '?')}, {tags.get('Date', '?')}"
     if record.errors:
         return Inference(file, record.index, declared, (), (), tuple(record.errors), label=label)
     verdicts: dict[str, Exclusion | None] = {}
+    walked = rulesets
+    if replayed is not None and replayed.rules in rulesets:
+        verdicts[replayed.rules.name] = _game_verdict(replayed, 1)
+        walked = [rules for rules in rulesets if rules != replayed.rules]
     alone: list[_Parted] = []
     if POSITION_TAG in record.tags:
         # a set position is read and checked under each ruleset: the walk's own business
-        alone.extend(_Parted(rules, None) for rules in rulesets)
+        alone.extend(_Parted(rules, None) for rules in walked)
         groups: list[_Group] = []
     else:
-        groups = _start_groups(record, rulesets)
+        groups = _start_groups(record, walked)
     limit = deadline()  # the desk's time budget (none elsewhere): checked between plies
     for index, written in enumerate(record.plays):
         if not groups:
@@ -101,7 +124,7 @@ def infer(record: GameRecord, rulesets: Sequence[Rules] = NAMED_RULESETS) -> Inf
     for group in groups:
         for rules in group.members:
             verdicts[rules.name] = _result_verdict(record, rules, group)
-    _replay_alone(record, alone, rulesets, verdicts)
+    _replay_alone(record, alone, rulesets, verdicts, words)
     names = [rules.name for rules in rulesets]
     consistent = tuple(name for name in names if verdicts[name] is None)
     excluded = tuple(verdict for name in names if (verdict := verdicts[name]) is not None)
@@ -153,28 +176,31 @@ def _advance(
         moves = written.moves_as_pairs()
         if len(group.members) == 1:  # its own rules, whatever the roll: nothing to weigh
             play = _check(position, dice, moves, group.members[0])
-            if play is None:
-                alone.append(_parted(group.members[0], index, group))
+            if not isinstance(play, Play):
+                alone.append(_parted(group.members[0], index, group, play))
             else:
                 _join(after, group, written, play, group.members)
             continue
         agreement = Agreement(position, dice)
         for checker, direct, others in _plan(group, agreement):
-            shared = _check(position, dice, moves, checker)
+            checked = _check(position, dice, moves, checker)
+            shared = checked if isinstance(checked, Play) else None
             movers = direct if shared is not None else []
-            if shared is None:
-                alone.extend(_parted(rules, index, group) for rules in direct)
+            if not isinstance(checked, Play):
+                # a class of one was checked under its own rules: its refusal is the replay's
+                refused = checked if direct == [checker] and not others else None
+                alone.extend(_parted(rules, index, group, refused) for rules in direct)
             six: dict[bool, bool] = {}
             for rules in others:
                 if shared is not None and _same_verdict(agreement, position, shared, rules, six):
                     movers = [*movers, rules]
                     continue
                 # its own answer: a structural rule, a die left over (the share), a refusal
-                own = None
+                own: Play | IllegalPlayError | None = None
                 if shared is not None or rules.every_die_used or agreement.binds(rules):
                     own = _check(position, dice, moves, rules)
-                if own is None:
-                    alone.append(_parted(rules, index, group))  # the replay says why
+                if not isinstance(own, Play):
+                    alone.append(_parted(rules, index, group, own))  # the replay says why
                 else:
                     _join(after, group, written, own, [rules])
             if shared is not None and movers:
@@ -208,13 +234,14 @@ def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
 
 def _check(
     position: Position, dice: tuple[int, int], moves: list[tuple[int, int]], rules: Rules
-) -> Play | None:
-    """The written play under ``rules`` as the walk checks it inline, or None if refused (or
-    ambiguous: the walk settles that by the marks, alone)."""
+) -> Play | IllegalPlayError:
+    """The written play under ``rules`` as the walk checks it inline, or the engine's refusal
+    (an ambiguous one too: the walk settles that by the marks, alone), kept without its
+    traceback (which would hold this frame) for the replay alone to take."""
     try:
         return validate_play(position, dice, moves, rules, ())
-    except (AmbiguousPlayError, IllegalPlayError):
-        return None
+    except (AmbiguousPlayError, IllegalPlayError) as refused:
+        return refused.with_traceback(None)
 
 
 def _same_verdict(
@@ -286,6 +313,7 @@ def _replay_alone(
     alone: list[_Parted],
     rulesets: Sequence[Rules],
     verdicts: dict[str, Exclusion | None],
+    words: bool = True,
 ) -> None:
     """Each ruleset that left the groups replayed from where it left, but that one replay
     answers for several that left together and must be answered alike: two that differ only
@@ -300,7 +328,7 @@ def _replay_alone(
         if found is not None:
             verdicts[name] = dataclasses.replace(found, rules=name)
             continue
-        verdicts[name] = verdict = _replayed_verdict(record, parted)
+        verdicts[name] = verdict = _replayed_verdict(record, parted, words)
         if verdict is None or parted.index is None or verdict.ply is None:
             continue
         twin_key, alike_key = keys
@@ -335,18 +363,25 @@ def _shared_keys(
     return twin_key, (where, opening, alike)
 
 
-def _replayed_verdict(record: GameRecord, parted: _Parted) -> Exclusion | None:
-    """The ordinary replay under a ruleset, from where it parted: its first error on the main
-    line, else its first error of the game as a whole (the result, a ``[Position]`` tag);
-    variations are not judged."""
+def _replayed_verdict(record: GameRecord, parted: _Parted, words: bool = True) -> Exclusion | None:
+    """The ordinary replay under a ruleset, from where it parted (``words``: with the slip
+    a refused play suggests), and its verdict (:func:`_game_verdict`)."""
     rules, position, index = parted.rules, parted.position, parted.index
     if position is None or index is None:
-        game, first = replay(record, rules), 1
-    else:
-        white, black = parted.prime_seen
-        prime_seen: dict[Side, bool] = {"white": white, "black": black}
-        game = replay_from(record, rules, position, index, prime_seen, parted.marks_hits)
-        first = index + 1
+        return _game_verdict(replay(record, rules), 1)
+    white, black = parted.prime_seen
+    prime_seen: dict[Side, bool] = {"white": white, "black": black}
+    game = replay_from(
+        record, rules, position, index, prime_seen, parted.marks_hits, parted.refused, words
+    )
+    return _game_verdict(game, index + 1)
+
+
+def _game_verdict(game: ReplayedGame, first: int) -> Exclusion | None:
+    """A replay's verdict, its plies numbered from ``first``: its first error on the main
+    line, else its first error of the game as a whole (the result, a ``[Position]`` tag);
+    variations are not judged."""
+    rules = game.rules
     for number, ply in enumerate(game.plies, start=first):
         if ply.error is not None:
             return _exclusion(rules, ply.error, number)

@@ -8,6 +8,7 @@ game keeps its error.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections import Counter
 from collections.abc import Sequence
@@ -32,6 +33,7 @@ from .bare import blank_play, missing_play, pass_of
 from .diagnosis import illegal_play
 from .dice import infer_roll, playable_roll
 from .game import Context, ReplayedGame, ReplayedPly
+from .marks import men_of, unmarked_hits
 from .tags import RULES_TAG, check_result, rules_for
 
 
@@ -66,6 +68,9 @@ class _Replayer:
         #: beside it (:func:`replay_from`)
         self.first_error_only = False
         self.suggest = True
+        #: the engine's refusal of the first play walked, when the caller asked it already
+        #: under these rules (:func:`replay_from`): not asked again
+        self.refused_first: IllegalPlayError | None = None
 
     def line(
         self,
@@ -128,6 +133,8 @@ class _Replayer:
                 problem, lead = self._lead(written, index, lead)
             if problem is None and dice is not None and written.moves:
                 try:  # the common case inline, once a play of a corpus: the written play checked
+                    if offset == skip and self.refused_first is not None:
+                        raise self.refused_first
                     shared = written.opponent_moves_as_pairs() if written.opponent_moves else ()
                     play = validate_play(position, dice, written.moves_as_pairs(), rules, shared)
                 except (AmbiguousPlayError, IllegalPlayError) as refused:
@@ -254,7 +261,7 @@ class _Replayer:
         if dice is None:
             return None
         mover = position.turn
-        wanted = _men_of(position, mover)
+        wanted = men_of(position, mover)
         for start, end in written.moves_as_pairs():
             wanted[start] -= 1
             wanted[end] += 1
@@ -264,7 +271,7 @@ class _Replayer:
         found = [
             play
             for play in legal_plays(position, dice, self.rules)
-            if _men_of(play.position, mover) == wanted
+            if men_of(play.position, mover) == wanted
             and Counter(step.end for step in play.steps if step.hit) == marks
         ]
         return found[0] if len(found) == 1 else None
@@ -356,19 +363,6 @@ class _Replayer:
         return None, _Lead.OPEN
 
 
-def _men_of(position: Position, side: Side) -> Counter[int]:
-    """A side's men on the board and the bar (25), by point, in its own numbering."""
-    men = Counter(position.men(side))
-    men[25] += position.bar(side)
-    return +men
-
-
-def unmarked_hits(written: WrittenPlay, play: Play) -> bool:
-    """Whether ``play`` hit more often than ``written`` marks a hit."""
-    hits = [step for step in play.steps if step.hit]
-    return bool(hits) and len(hits) > sum(move.count for move in written.moves if move.hit)
-
-
 def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
     """Replay ``record``; the errors are collected on the game, never raised.
 
@@ -415,17 +409,23 @@ def replay_from(
     index: int,
     prime_seen: dict[Side, bool],
     marks_hits: bool,
+    refused: IllegalPlayError | None = None,
+    slips: bool = True,
 ) -> ReplayedGame:
     """The main line of ``record`` under ``rules`` from its play ``index`` on, at ``start``, as
     :func:`replay` goes on there once the plays before it were legal and told it ``prime_seen``
     and ``marks_hits``: so that ``infer``, having walked those plays for several rulesets at
     once, replays a ruleset alone only from where it parts. The plies before are left out, and
     so are those after the first error: that error's words are what it asks (the legal plays
-    the error would suggest are not looked for)."""
+    the error would suggest are not looked for). ``refused``: the engine's refusal of play
+    ``index`` under ``rules``, when the caller has it already (not asked again); ``slips``:
+    whether a refused play's words name the slip that explains it."""
     game = ReplayedGame(record, rules, [], [], start, None, 0, dict(prime_seen))
     replayer = _Replayer(game)
     replayer.marks_hits = marks_hits
     replayer.first_error_only, replayer.suggest = True, False
+    replayer.refused_first = refused
+    replayer.context = dataclasses.replace(replayer.context, slips=slips)
     return _walk(replayer, start, index)
 
 
