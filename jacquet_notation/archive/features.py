@@ -148,9 +148,10 @@ WHERE pair.key IS NOT NULL AND NOT EXISTS (
 def refresh_features(conn: Connection, import_id: int | None = None) -> int:
     """Write the rows of one import's games' positions (every game's, afresh, when None); the
     number written. A key that does not read as a position (a damaged row) is left out."""
+    arguments: tuple[int, ...] = ()
     if import_id is None:
         conn.execute("DELETE FROM position_features")
-        query, arguments = _MISSING.format(games="1"), ()
+        query = _MISSING.format(games="1")
     else:
         games = "g.id IN (SELECT game_id FROM occurrences WHERE import_id = ?)"
         query, arguments = _MISSING.format(games=games), (import_id,) * 3
