@@ -117,7 +117,8 @@ def test_every_answer_is_the_scans(
 ) -> None:
     expected = {key for key, features in scanned.items() if QUERIES[query](features)}
     conn = sqlite3.connect(archive)
-    parsed, keys, offset = read_query(query), [], 0
+    parsed, offset = read_query(query), 0
+    keys: list[str] = []
     while True:
         found = search(conn, parsed, limit=500, offset=offset)
         keys.extend(row["key"] for row in found.rows)
