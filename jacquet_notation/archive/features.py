@@ -2,9 +2,7 @@
 
 A row for each distinct position key and each ruleset of the games through it: the side to
 move, the pips and their difference, contact or race, men borne off and on the bar, the
-couriers' state. The men on given points or tables are read from the key itself when a query
-asks for them (:func:`men_on`, registered on the search's connection as ``jacquet_men``): 48
-columns a row for criteria no index narrows doubled the archive. Everything but the ruleset is a
+couriers' state, the men of each side on each of its points. Everything but the ruleset is a
 function of the key alone (``Position.from_key``), so that a row once written stays true; the
 ruleset is the stored games' ``rules`` column. The search (``archive/search.py``) reads this
 table, never the turns, so that a criterion is answered from an index (docs/browse.md,
@@ -13,7 +11,6 @@ table, never the turns, so that a criterion is answered from an index (docs/brow
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -54,6 +51,7 @@ FEATURE_COLUMNS: tuple[str, ...] = (
     "black_bar",
     "white_courier",
     "black_courier",
+    *(f"{side}_{point}" for side in SIDES for point in range(1, 25)),
 )
 
 #: the indexes: the criteria that narrow best (docs/browse.md says which these are)
@@ -107,6 +105,10 @@ def features(key: str) -> dict[str, Any]:
         row[f"{side}_off"] = position.off(side)
         row[f"{side}_bar"] = position.bar(side)
         row[f"{side}_courier"] = int(position.in_courier_phase(side))
+    for side in SIDES:
+        men = position.men(side)
+        for point in range(1, 25):
+            row[f"{side}_{point}"] = men.get(point, 0)
     return row
 
 
@@ -167,18 +169,3 @@ def refresh_features(conn: Connection, import_id: int | None = None) -> int:
         rows.append((key, rules, *(row[column] for column in FEATURE_COLUMNS)))
     conn.executemany(insert, rows)
     return len(rows)
-
-
-@functools.lru_cache(maxsize=4096)
-def _men(key: str, side: Side) -> dict[int, int]:
-    return Position.from_key(key).men(side)
-
-
-def men_on(key: str, side: str, points: str) -> int:
-    """The men ``side`` has on ``points`` (its own numbering, comma-separated) in position
-    ``key``: the SQL function ``jacquet_men`` the search's point and table criteria call on the
-    rows the indexed criteria leave."""
-    if side not in SIDES:
-        return 0
-    men = _men(key, side)
-    return sum(men.get(int(point), 0) for point in points.split(","))

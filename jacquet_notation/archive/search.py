@@ -11,7 +11,6 @@ rather than the table. Both ``jacquet search`` and the browser's search page run
 from __future__ import annotations
 
 import functools
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +21,7 @@ from ..errors import NotationError
 from ..notation.grammar import grammar_file
 from ..numerals import ascii_int
 from ..rules import RULESET_NAMES
-from .features import TABLES, men_on
+from .features import TABLES
 from .store import Connection
 
 #: the longest query read: a query is typed, and its cost is bounded by its length
@@ -118,12 +117,11 @@ def _criterion(tree: Tree[Token]) -> tuple[str, tuple[Any, ...]]:
         point = _number(first)
         if not 1 <= point <= 24:
             raise _error(f"point {point} is not on the board (1 to 24)", first.column)
-        points = str(point)
-    else:  # a table: its six points' men summed
-        points = ",".join(str(point) for point in TABLES[str(first)])
+        return _comparison(f"{side}_{point}", comparison, signed=False)
+    # a table: its six points' men summed
+    total = " + ".join(f"f.{side}_{point}" for point in TABLES[str(first)])
     condition, arguments = _comparison("_", comparison, signed=False)
-    men = f"jacquet_men(f.key, '{side}', '{points}')"
-    return condition.replace("f._", men, 1), arguments
+    return condition.replace("f._", f"({total})", 1), arguments
 
 
 def _syntax_message(error: UnexpectedInput, text: str) -> tuple[str, int | None]:
@@ -205,10 +203,6 @@ def search_sql(query: Query) -> tuple[str, str]:
 def search(conn: Connection, query: Query, *, limit: int = PAGE_SIZE, offset: int = 0) -> Found:
     """One page (``limit`` positions from ``offset``) of the positions meeting ``query``."""
     limit = max(1, min(limit, MOST_RESULTS))
-    # the men on points, read from the key of each row left (sqlite3's connections; the
-    # writer's APSW one never searches)
-    if isinstance(conn, sqlite3.Connection):
-        conn.create_function("jacquet_men", 3, men_on, deterministic=True)
     page, count = search_sql(query)
     cursor = conn.execute(page, (*query.arguments, limit, max(0, offset)))
     names = [column[0] for column in cursor.description]

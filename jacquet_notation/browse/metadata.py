@@ -105,11 +105,6 @@ _TABLES: dict[str, dict[str, Any]] = {
         "title": "Occurrences",
         "description": "Every game of every imported file, even one already in the archive.",
     },
-    "position_features": {
-        "title": "Positions by what they look like",
-        "description": "What each position reached looks like (pips, race or contact, men off "
-        "and on the bar, the couriers), a row for each ruleset, for the position search.",
-    },
     "decisions": {
         "title": "Analysed decisions",
         "description": "What an analyser (eXtreme Gammon, gnubg) wrote of each decision of a "
