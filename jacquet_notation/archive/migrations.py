@@ -11,7 +11,6 @@ import sqlite_utils
 
 from . import store
 from .decisions import create_decisions
-from .features import create_features, refresh_features
 from .groups import refresh_groups
 from .matches import refresh_matches
 from .rows import DerivedGame, derive, reread
@@ -53,8 +52,6 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_8_to_9(db)
             if version < 10:
                 _migrate_9_to_10(db)
-            if version < 11:
-                _migrate_10_to_11(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -184,14 +181,6 @@ def _migrate_9_to_10(db: sqlite_utils.Database) -> None:
         create_game_rules(db)
 
 
-def _migrate_10_to_11(db: sqlite_utils.Database) -> None:
-    """Version 11 keeps what each stored position looks like, for the search
-    (``position_features``, docs/browse.md "Searching positions"): filled here for the
-    positions of every stored game, from their keys alone."""
-    create_features(db)
-    refresh_features(db.conn)
-
-
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
     """Version 0 (before versioning): games(id, white, black, date, result, status, text, file),
     imports(id, path, sha256, games). Every game is re-derived from its text; imports are kept.
@@ -231,7 +220,6 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
         target.write_sightings(pending)
     store.recount_imports(db)
     refresh_matches(db.conn)
-    refresh_features(db.conn)
     conn.execute("DROP TABLE _v0_games")
     if has_imports:
         conn.execute("DROP TABLE _v0_imports")

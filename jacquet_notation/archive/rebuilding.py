@@ -11,7 +11,6 @@ from ..match import GameSummary
 from ..rules import Rules
 from . import store
 from .decisions import KEPT_COLUMNS, follow_id
-from .features import refresh_features
 from .groups import refresh_groups
 from .matches import refresh_matches
 from .opening import open_archive
@@ -109,7 +108,6 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     store.mark_reread(conn)
     refresh_matches(conn)
     refresh_groups(conn)
-    refresh_features(conn)
     for table in ("games", "players", "events", "sources"):
         conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('rebuild')")
     summary.files = conn.execute("SELECT count(*) FROM imports").fetchone()[0]

@@ -9,11 +9,10 @@ from __future__ import annotations
 import sqlite_utils
 
 from .decisions import create_decisions
-from .features import create_features
 from .views import VIEWS as VIEWS
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 10
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -382,5 +381,4 @@ def create_schema(db: sqlite_utils.Database) -> None:
     create_game_list(db)
     create_decisions(db)
     create_game_rules(db)
-    create_features(db)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

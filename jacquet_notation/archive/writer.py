@@ -26,7 +26,6 @@ from ..match import GameSummary
 from ..notation import GameChunk
 from ..rules import Rules
 from . import store
-from .features import refresh_features
 from .groups import refresh_groups
 from .matches import refresh_matches
 from .messages import (
@@ -207,7 +206,6 @@ class _Session:
             store.finish_import(self.conn, self.import_id, games, total, self.added, problem)
             refresh_matches(self.conn, self.import_id)
             refresh_groups(self.conn, self.import_id)
-            refresh_features(self.conn, self.import_id)
             self.conn.execute("COMMIT")
             return Finished(self.added, self.counts, self.messages)
         except Exception as error:

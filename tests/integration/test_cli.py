@@ -26,7 +26,6 @@ EXPECTED = [
     "plays",
     "position",
     "replay",
-    "search",
     "serve",
     "validate",
 ]
