@@ -15,6 +15,7 @@ import sqlite_utils
 
 from . import store
 from .matches import refresh_matches
+from .plays import migrate_turns
 from .rows import DerivedGame, derive, reread
 from .schema import (
     SCHEMA_VERSION,
@@ -22,6 +23,7 @@ from .schema import (
     create_game_list,
     create_matches,
     create_schema,
+    create_views,
 )
 from .store import ArchiveError, Store
 
@@ -280,6 +282,8 @@ def _migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_4_to_5(db)
             if version < 6:
                 _migrate_5_to_6(db)
+            if version < 7:
+                _migrate_6_to_7(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -371,6 +375,14 @@ def _migrate_5_to_6(db: sqlite_utils.Database) -> None:
     db.create_view("duplicates", VIEWS["duplicates"].strip())
 
 
+def _migrate_6_to_7(db: sqlite_utils.Database) -> None:
+    """Version 7 stores what it must once: ``turns`` and ``positions`` become views of the same
+    columns over ``plies``, ``game_numbers`` and ``shared_positions`` (:mod:`.plays`)."""
+    db.execute("DROP VIEW IF EXISTS opening_rolls")  # made again over the new views
+    migrate_turns(db)
+    create_views(db, replace=True)
+
+
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
     """Version 0 (before versioning): games(id, white, black, date, result, status, text, file),
     imports(id, path, sha256, games). Every game is re-derived from its text; imports are kept.
@@ -408,6 +420,7 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
             pending = []
     if pending:
         target.write_sightings(pending)
+    store.share_positions(db.conn, 0)
     store.recount_imports(db)
     refresh_matches(db.conn)
     conn.execute("DROP TABLE _v0_games")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 
 import sqlite_utils
 
@@ -38,7 +39,7 @@ _REBUILT = tuple(column for column in GAME_COLUMNS if column not in ("file", "im
 def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     conn = db.conn
     summary = ImportSummary()
-    for table in ("turns", "positions"):
+    for table in ("plies", "shared_positions"):
         conn.execute(f"DELETE FROM {table}")
     # every turn is written again: the key indexes are built once, at the end
     if store.key_indexes_deferred(conn, 0):
@@ -57,7 +58,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         if not stored:
             break
         after = stored[-1][0]
-        updates, turns, counted = [], [], []
+        updates, numbered = [], []
         for rowid, old_id, original, file, index, line, gap, import_id in stored:
             record = reread(original or "", file, index or 1, line or 1, gap or 0)
             derived, previous = derive_chained(record, rules, import_id, previous)
@@ -70,6 +71,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
                 conn.execute(
                     "UPDATE occurrences SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
                 )
+                conn.execute("DELETE FROM game_numbers WHERE game_id = ?", (old_id,))
                 conn.execute("DELETE FROM games WHERE rowid = ?", (rowid,))
                 continue
             target.resolve_names(game)
@@ -78,12 +80,13 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
                 conn.execute(
                     "UPDATE occurrences SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
                 )
+                conn.execute(
+                    "UPDATE game_numbers SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
+                )
             updates.append((*(game[column] for column in _REBUILT), rowid))
-            turns.extend(derived.turns)
-            counted.append(derived)
+            numbered.append((_number(conn, derived.id), derived))
         conn.executemany(update, updates)
-        target.insert_turn_rows(turns)
-        target.count_positions(counted)
+        target.insert_plies_of(numbered)
     for table, columns in (
         ("players", ("white_id", "black_id")),
         ("events", ("event_id",)),
@@ -94,6 +97,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         )
         conn.execute(f"DELETE FROM {table} WHERE id NOT IN ({used})")
     store.build_key_indexes(conn)
+    store.share_positions(conn, 0)
     store.recount_imports(db)
     store.mark_reread(conn)
     refresh_matches(conn)
@@ -101,3 +105,9 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('rebuild')")
     summary.files = conn.execute("SELECT count(*) FROM imports").fetchone()[0]
     return summary
+
+
+def _number(conn: sqlite3.Connection, game_id: str) -> int:
+    """A stored game's number (``game_numbers``), which its plies keep through a rebuild."""
+    found = conn.execute("SELECT number FROM game_numbers WHERE game_id = ?", (game_id,))
+    return store.returned_id(found.fetchone())

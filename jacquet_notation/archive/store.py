@@ -8,7 +8,6 @@ It runs on either kind of connection (:data:`Connection`). :class:`Store` writes
 from __future__ import annotations
 
 import contextlib
-import itertools
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -19,9 +18,11 @@ import sqlite_utils
 
 from ..errors import JacquetError
 from ..notation import READER
+from ..position import Position
 from .names import normalise_name
-from .rows import DerivedGame, GameRow, TurnRow
-from .schema import GAME_COLUMNS, TURN_COLUMNS
+from .plays import PLY_COLUMNS, PLY_KEY_INDEXES
+from .rows import DerivedGame, GameRow
+from .schema import GAME_COLUMNS
 
 #: games handled per batch: the unit the importing process sends to the writer process. Small
 #: enough that a batch of rows (about 14 KiB pickled a game) fits in the pipe with room to spare,
@@ -228,8 +229,8 @@ def recount_imports(db: sqlite_utils.Database) -> None:
     )
 
 
-#: the turns indexes a bulk import drops, then builds again once its rows are in
-KEY_INDEXES = (("idx_turns_key_before", "key_before"), ("idx_turns_key_after", "key_after"))
+#: the plies' key indexes a bulk import drops, then builds again once its rows are in
+KEY_INDEXES = PLY_KEY_INDEXES
 #: bytes of record text per play, about (a canonical play is ``6-5: 24/18 18/13`` and its
 #: turn number): enough to tell a file that will add more turns than the archive holds
 BYTES_PER_PLAY = 20
@@ -245,18 +246,68 @@ def key_indexes_deferred(conn: sqlite3.Connection, new_bytes: int) -> bool:
     rolls the drop back with the rest). Only reads: the importing process decides, the writer
     process drops.
     """
-    turns = conn.execute("SELECT coalesce(max(rowid), 0) FROM turns").fetchone()[0]
+    # the plays held, from the games list's index on plies (a few bytes a game), not a count
+    # of every play
+    turns = conn.execute(
+        "SELECT CASE WHEN EXISTS (SELECT 1 FROM plies) "
+        "THEN (SELECT coalesce(sum(plies), 0) FROM game_list) ELSE 0 END"
+    ).fetchone()[0]
     return bool(new_bytes // BYTES_PER_PLAY >= turns)
 
 
 def drop_key_indexes(conn: Connection) -> None:
-    for name, _ in KEY_INDEXES:
+    for name, _, _ in KEY_INDEXES:
         conn.execute(f"DROP INDEX IF EXISTS {name}")
 
 
 def build_key_indexes(conn: Connection) -> None:
-    for name, column in KEY_INDEXES:
-        conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON turns ({column})")
+    for name, column, where in KEY_INDEXES:
+        conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON plies ({column}){where}")
+
+
+#: the positions of the games from a number on that more than one game reaches, with the number
+#: of games reaching each (both key indexes: a position is reached by a play, or is the one a
+#: game's first play, or the play after a missing one, is made from)
+_SHARED_SQL = """
+INSERT INTO shared_positions (key, games)
+SELECT key, reached FROM (
+  SELECT key, (SELECT count(*) FROM (SELECT game FROM plies WHERE key_after = k.key
+                                     UNION SELECT game FROM plies WHERE before = k.key))
+              AS reached
+  FROM (SELECT key_after AS key FROM plies WHERE game >= ?1 AND key_after IS NOT NULL
+        UNION SELECT before FROM plies WHERE game >= ?1 AND before IS NOT NULL) k)
+WHERE reached > 1
+ON CONFLICT (key) DO UPDATE SET games = excluded.games"""
+
+
+def share_positions(conn: Connection, first: int) -> None:
+    """Give a row of ``shared_positions`` to every position the games numbered from ``first``
+    reach that more than one game reaches (or count its games again), once their plies are in.
+
+    Called once a file (and once a rebuild, from 0): the positions one game reaches (98.5% in
+    self-play) have no row, and a key's games are counted by its two indexes rather than by an
+    upsert a play. The turn, pips and men off of a new row are read from its key.
+    """
+    conn.execute(_SHARED_SQL, (first,))
+    new = [row[0] for row in conn.execute("SELECT key FROM shared_positions WHERE turn IS NULL")]
+    stats = []
+    for key in new:
+        position = Position.from_key(key)
+        stats.append(
+            (
+                position.turn,
+                position.pips("white"),
+                position.pips("black"),
+                position.off("white"),
+                position.off("black"),
+                key,
+            )
+        )
+    conn.executemany(
+        "UPDATE shared_positions SET turn = ?, white_pips = ?, black_pips = ?, white_off = ?, "
+        "black_off = ? WHERE key = ?",
+        stats,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -277,9 +328,9 @@ class Store:
         columns = ", ".join(GAME_COLUMNS)
         marks = ", ".join("?" for _ in GAME_COLUMNS)
         self.insert_game = f"INSERT INTO games ({columns}) VALUES ({marks})"
-        self.insert_turns = (
-            f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) "
-            f"VALUES ({', '.join('?' for _ in TURN_COLUMNS)})"
+        self.insert_plies = (
+            f"INSERT INTO plies ({', '.join(PLY_COLUMNS)}) "
+            f"VALUES ({', '.join('?' for _ in PLY_COLUMNS)})"
         )
 
     def forget(self) -> None:
@@ -349,9 +400,20 @@ class Store:
             self.resolve_names(game)
             game_rows.append(tuple(game[column] for column in GAME_COLUMNS))
         self.conn.executemany(self.insert_game, game_rows)
-        self.insert_turn_rows([turn for derived in new for turn in derived.turns])
-        self.count_positions(new)
+        first = self.next_number()
+        numbered = list(enumerate(new, first))
+        self.conn.executemany(
+            "INSERT INTO game_numbers (number, game_id) VALUES (?, ?)",
+            [(number, derived.id) for number, derived in numbered],
+        )
+        self.insert_plies_of(numbered)
         return new
+
+    def next_number(self) -> int:
+        """The number the next game stored will take (``game_numbers``; a file's games are
+        numbered on from the last, so that its plies are the range from its first)."""
+        found = self.conn.execute("SELECT coalesce(max(number), 0) + 1 FROM game_numbers")
+        return returned_id(found.fetchone())
 
     def write_sightings(self, batch: Sequence[DerivedGame]) -> int:
         """Write a batch of games read (:meth:`write`) and where each was seen (``occurrences``,
@@ -366,22 +428,10 @@ class Store:
         )
         return len(added)
 
-    def count_positions(self, new: Sequence[DerivedGame]) -> None:
-        """Add the batch's games to the positions they reach.
-
-        Each game's positions are distinct (a dict by key), each with a 1 to add. A key reached
-        by several games of the batch is not merged here: its later rows take the upsert's
-        conflict path, which costs SQLite less than merging costs Python (measured at 20,000
-        games: 5.7 s against 7.7 s of the writer's time).
-        """
+    def insert_plies_of(self, numbered: Sequence[tuple[int, DerivedGame]]) -> None:
+        """Insert the plays of games, each with its number (by executemany: in the writer
+        process or a rebuild, no other thread waits for the GIL)."""
         self.conn.executemany(
-            "INSERT INTO positions (key, turn, white_pips, black_pips, white_off, black_off, "
-            "games) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (key) DO UPDATE SET games = games + excluded.games",
-            itertools.chain.from_iterable(derived.positions.values() for derived in new),
+            self.insert_plies,
+            [(number, *turn) for number, derived in numbered for turn in derived.turns],
         )
-
-    def insert_turn_rows(self, turns: list[TurnRow]) -> None:
-        """Insert turn rows (by executemany: in the writer process or a rebuild, no other thread
-        waits for the GIL)."""
-        self.conn.executemany(self.insert_turns, turns)

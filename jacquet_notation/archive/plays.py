@@ -1,0 +1,152 @@
+"""Version 7's stored plays: what a play's row keeps once, and the views that read it back.
+
+A play's row (``plies``) leaves out what its game or the play before it already says: the
+game's 16-digit id (a number, ``game_numbers``), its position before (the previous play's
+after, but for a game's first play and the play after a missing one), its text where it reads
+``dice: steps``. A position that one game reaches has no row (``shared_positions`` holds those
+several games reach). The views ``turns`` and ``positions`` read as version 6's tables did,
+each search by a key an index lookup (docs/archive.md, "Version 7").
+"""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+#: the stored columns of a play (``plies``), of which the view ``turns`` reads as the
+#: table of that name read until version 6. What a play shares with its neighbours or its game
+#: is not stored again: ``game`` is the game's number (``game_numbers``) rather than its 16-digit
+#: id, ``before`` is NULL where it is the previous play's ``key_after`` (every play but a game's
+#: first and the play after a missing one), ``written`` NULL where it reads ``dice: steps``,
+#: ``side`` 0 (White) or 1 (Black), ``dice`` 65 for ``6-5``
+PLY_COLUMNS: tuple[str, ...] = (
+    "game",
+    "ply",
+    "turn",
+    "side",
+    "dice",
+    "written",
+    "steps",
+    "pips",
+    "before",
+    "key_after",
+    "annotation",
+    "nags",
+    "comment",
+    "error",
+    "opponent_steps",
+    "cube",
+)
+_PLY_INTS = {"game", "ply", "turn", "side", "dice", "pips"}
+#: what the view ``turns`` says of a stored play, but for ``key_before`` (read by each of its
+#: two halves): the columns of version 6's table, in its order
+_TURN_SELECT = """n.game_id AS game_id, p.ply AS ply, p.turn AS turn,
+  CASE p.side WHEN 0 THEN 'white' WHEN 1 THEN 'black' ELSE p.side END AS side,
+  CASE WHEN typeof(p.dice) = 'integer' THEN (p.dice / 10) || '-' || (p.dice % 10)
+       ELSE p.dice END AS dice,
+  coalesce(p.written, CASE WHEN typeof(p.dice) = 'integer'
+                           THEN (p.dice / 10) || '-' || (p.dice % 10) ELSE p.dice END
+                      || ': ' || p.steps) AS written,
+  p.steps AS steps, p.pips AS pips, {before} AS key_before, p.key_after AS key_after,
+  p.annotation AS annotation, p.nags AS nags, p.comment AS comment, p.error AS error,
+  p.opponent_steps AS opponent_steps, p.cube AS cube"""
+
+
+#: the views over the stored plays, with the columns and meaning of version 6's tables
+PLAY_VIEWS = {
+    # the plays as version 6's table showed them, in two halves so that a search by either key
+    # stays an index lookup: the plays whose position before is stored (a game's
+    # first, the play after a missing one), and the others, whose position before is the
+    # previous play's after (found through the index on key_after, then the next play)
+    "turns": f"""
+SELECT {_TURN_SELECT.format(before="p.before")}
+FROM plies p JOIN game_numbers n ON n.number = p.game
+WHERE p.before IS NOT NULL
+UNION ALL
+SELECT {_TURN_SELECT.format(before="b.key_after")}
+FROM plies p JOIN game_numbers n ON n.number = p.game
+LEFT JOIN plies b ON b.game = p.game AND b.ply = p.ply - 1 AND p.ply = b.ply + 1
+WHERE p.before IS NULL""",
+    # every position a game reaches, as version 6's table held them: those reached
+    # by several games have a row of their own; one that a single game reaches is read off that
+    # game's play (its turn, pips and men off are NULL: the key says them, and the position page
+    # reads them from it)
+    "positions": """
+SELECT key, turn, white_pips, black_pips, white_off, black_off, games FROM shared_positions
+UNION ALL
+SELECT DISTINCT p.key_after, NULL, NULL, NULL, NULL, NULL, 1 FROM plies p
+WHERE p.key_after IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM shared_positions s WHERE s.key = p.key_after)
+UNION ALL
+SELECT DISTINCT p.before, NULL, NULL, NULL, NULL, NULL, 1 FROM plies p
+WHERE p.before IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM shared_positions s WHERE s.key = p.before)
+  AND NOT EXISTS (SELECT 1 FROM plies a WHERE a.key_after = p.before)""",
+}
+
+
+#: the key indexes of ``plies`` (name, column, condition): a position is found through them
+PLY_KEY_INDEXES: tuple[tuple[str, str, str], ...] = (
+    ("idx_plies_key_after", "key_after", ""),
+    ("idx_plies_before", "before", " WHERE before IS NOT NULL"),
+)
+
+
+def create_plies(db: sqlite_utils.Database) -> None:
+    """Version 7's stored plays and shared positions (a new archive's, and the migration's):
+    ``game_numbers``, ``plies`` (WITHOUT ROWID: the primary key is the table, no second copy of
+    it), its two key indexes, ``shared_positions``. The views over them are made with the rest.
+    """
+    db.execute(
+        "CREATE TABLE game_numbers (number INTEGER PRIMARY KEY, "
+        "game_id TEXT NOT NULL UNIQUE REFERENCES games(id))"
+    )
+    columns = ", ".join(
+        f"{column} {'INTEGER' if column in _PLY_INTS else 'TEXT'}"
+        + (" NOT NULL REFERENCES game_numbers(number)" if column == "game" else "")
+        for column in PLY_COLUMNS
+    )
+    db.execute(f"CREATE TABLE plies ({columns}, PRIMARY KEY (game, ply)) WITHOUT ROWID")
+    for name, column, where in PLY_KEY_INDEXES:
+        db.execute(f"CREATE INDEX {name} ON plies ({column}){where}")
+    db.execute(
+        "CREATE TABLE shared_positions (key TEXT PRIMARY KEY, turn TEXT, white_pips INTEGER, "
+        "black_pips INTEGER, white_off INTEGER, black_off INTEGER, games INTEGER) WITHOUT ROWID"
+    )
+
+
+def migrate_turns(db: sqlite_utils.Database) -> None:
+    """Version 6's ``turns`` and ``positions`` tables carried into version 7's, by SQL: every
+    row as it was (a damaged cell is kept, the views show it back), no game replayed."""
+    conn = db.conn
+    conn.execute("ALTER TABLE turns RENAME TO _v6_turns")
+    conn.execute("ALTER TABLE positions RENAME TO _v6_positions")
+    for name in ("idx_turns_key_before", "idx_turns_key_after"):
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
+    create_plies(db)
+    conn.execute("INSERT INTO game_numbers (game_id) SELECT id FROM games ORDER BY rowid")
+    conn.execute(_V6_PLIES)
+    conn.execute(
+        "INSERT OR IGNORE INTO shared_positions SELECT key, turn, white_pips, black_pips, "
+        "white_off, black_off, games FROM _v6_positions WHERE games > 1"
+    )
+    conn.execute("DROP TABLE _v6_turns")
+    conn.execute("DROP TABLE _v6_positions")
+
+
+#: version 6's turns as version 7's plies: a side and a roll as numbers where they are one, the
+#: text as written only where it is not ``dice: steps``, the position before only where it is
+#: not the previous play's after
+_V6_PLIES = """
+INSERT OR IGNORE INTO plies
+SELECT n.number, t.ply, t.turn,
+  CASE t.side WHEN 'white' THEN 0 WHEN 'black' THEN 1 ELSE t.side END,
+  CASE WHEN t.dice GLOB '[1-6]-[1-6]' THEN substr(t.dice, 1, 1) * 10 + substr(t.dice, 3, 1)
+       ELSE t.dice END,
+  CASE WHEN t.dice GLOB '[1-6]-[1-6]' AND t.written IS t.dice || ': ' || t.steps THEN NULL
+       ELSE t.written END,
+  t.steps, t.pips,
+  CASE WHEN t.key_before IS b.key_after THEN NULL ELSE t.key_before END,
+  t.key_after, t.annotation, t.nags, t.comment, t.error, t.opponent_steps, t.cube
+FROM _v6_turns t JOIN game_numbers n ON n.game_id = t.game_id
+LEFT JOIN _v6_turns b ON b.game_id = t.game_id AND b.ply = t.ply - 1
+ORDER BY n.number, t.ply"""
