@@ -10,6 +10,7 @@ import sqlite_utils
 from ..garbage import fewer_collections
 from ..match import GameSummary
 from ..rules import Rules
+from ..stored_text import unpack
 from . import store
 from .matches import refresh_matches
 from .opening import open_archive
@@ -60,7 +61,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         after = stored[-1][0]
         updates, numbered = [], []
         for rowid, old_id, original, file, index, line, gap, import_id in stored:
-            record = reread(original or "", file, index or 1, line or 1, gap or 0)
+            record = reread(unpack(original) or "", file, index or 1, line or 1, gap or 0)
             derived, previous = derive_chained(record, rules, import_id, previous)
             summary.games += 1
             setattr(summary, derived.status, getattr(summary, derived.status) + 1)

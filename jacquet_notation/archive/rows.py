@@ -24,6 +24,7 @@ from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
 from ..replay import ReplayedGame, replay
 from ..reporting import describe_error, headline, suggestions
 from ..rules import Rules
+from ..stored_text import pack
 from .names import iso_date, normalise_name
 
 # --------------------------------------------------------------------------------------------
@@ -184,12 +185,11 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         details.append(_error_detail(error, text))
     if record.errors:
         status = "unreadable"
-        canonical = None
         game_id = game_hash("unreadable:" + record.text.replace("\r\n", "\n"))
     else:
         status = "invalid" if game.errors else "valid"
-        canonical = write_game(record)
-        game_id = game_hash(canonical)
+        # the id's text; not stored (version 7): ``original`` is the record's one text kept
+        game_id = game_hash(write_game(record))
     comments = list(record.comments)
     plies = _Plies()
     plies.read(record, game, comments)
@@ -197,7 +197,6 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
     if not game.plies and not record.errors and not refused_start:
         plies.final_key = game.final.key()
     row = _game_row(record, game, import_id, game_id, status)
-    row["canonical"] = canonical
     row["error"] = messages[0] if messages else None
     row["errors"] = json.dumps(details, ensure_ascii=False) if details else None
     row["turns"] = plies.last_turn
@@ -244,7 +243,7 @@ def _game_row(
         "comments": None,
         "fingerprint": _fingerprint(record),
         "canonical": None,
-        "original": record.text,
+        "original": pack(record.text),
         "file": record.file,
         "game_index": record.index,
         "line": record.span.line or 1,

@@ -19,6 +19,7 @@ from ..board_terms import Side
 from ..match import cube_after_each
 from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import Position
+from ..stored_text import unpack
 from .drawing import BOARD_WIDTH, diagram, dice_text
 from .matches import game_ending, game_in_match
 from .names import spell_players
@@ -36,6 +37,14 @@ from .urls import (
 )
 
 
+def _record_text(stored: Any) -> str | None:
+    """The record's text as read (kept packed since version 7); None for a damaged cell."""
+    try:
+        return unpack(stored) if isinstance(stored, str | bytes) else None
+    except ValueError:
+        return None
+
+
 async def game_view(datasette: Any, request: Any) -> Response:
     """A game: its tags, score sheet and board at `?ply=`, its match state and its ending."""
     db, name = await checked_archive(datasette, request, ("games", "turns"))
@@ -50,6 +59,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         name,
     )
     await spell_players(db, [game])
+    game["original"] = _record_text(game.get("original"))
     turns = await query_rows(
         db,
         "select ply, turn, side, dice, written, steps, pips, key_before, key_after, "

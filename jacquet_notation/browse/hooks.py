@@ -16,6 +16,7 @@ from datasette.views.base import DatasetteError
 from markupsafe import Markup, escape
 
 from ..position import KEY_CHARACTER_CLASS, Position
+from ..stored_text import unpack
 from ..wording import plural
 from .collections import event_view, source_view
 from .desk import CHECK_PATH, DESK_PATH, check_view, desk_view
@@ -59,6 +60,7 @@ _CELL_COLUMNS = frozenset(
     | {"player_id", "opponent_id", "name", "player", "opponent", "turn"}
     | JSON_COLUMNS
     | {"event", "event_id", "source", "source_id", "match_id"}
+    | {"original"}
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -83,6 +85,22 @@ def _field(row: Any, name: str) -> Any:
     return value
 
 
+#: the most of a record's text a table's cell shows (the game page shows it whole)
+TEXT_CELL_LIMIT = 2000
+
+
+def _text_cell(value: Any) -> Markup | None:
+    """A record's text, kept packed since version 7, shown as text (its start, in a cell)."""
+    if not isinstance(value, bytes):
+        return None  # a text of before version 7, shown by Datasette as it is
+    try:
+        text = unpack(value) or ""
+    except ValueError:
+        return Markup("<em>(damaged text)</em>")
+    shown = text if len(text) <= TEXT_CELL_LIMIT else text[:TEXT_CELL_LIMIT] + " …"
+    return Markup(f'<pre class="jacquet-record">{escape(shown)}</pre>')
+
+
 @hookimpl
 def render_cell(
     row: Any, value: Any, column: str, table: str | None, database: str, datasette: Any
@@ -97,6 +115,8 @@ def render_cell(
         return None
     if column in JSON_COLUMNS:
         return json_cell(column, value) if table in ("games", None) else None
+    if column == "original":
+        return _text_cell(value)
     if (table, column) in _KEY_COLUMNS and isinstance(value, str):
         return _diagram_cell(datasette, database, value)
     if table == "positions" and column == "turn":
