@@ -175,7 +175,7 @@ def as_version_6(conn: sqlite3.Connection) -> None:
     positions = conn.execute("SELECT * FROM positions").fetchall()
     for view in ("opening_rolls", "turns", "positions"):
         conn.execute(f"DROP VIEW {view}")
-    for table in ("plies", "shared_positions", "game_numbers"):
+    for table in ("ply_notes", "plies", "shared_positions", "game_numbers"):
         conn.execute(f"DROP TABLE {table}")
     for sql in _V6_TABLES:
         conn.execute(sql)

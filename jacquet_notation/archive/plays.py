@@ -17,7 +17,8 @@ import sqlite_utils
 #: is not stored again: ``game`` is the game's number (``game_numbers``) rather than its 16-digit
 #: id, ``before`` is NULL where it is the previous play's ``key_after`` (every play but a game's
 #: first and the play after a missing one), ``written`` NULL where it reads ``dice: steps``,
-#: ``side`` 0 (White) or 1 (Black), ``dice`` 65 for ``6-5``
+#: ``side`` 0 (White) or 1 (Black), ``dice`` 65 for ``6-5``, ``written`` empty where it reads
+#: ``65: steps`` (a match file's spelling)
 PLY_COLUMNS: tuple[str, ...] = (
     "game",
     "ply",
@@ -29,6 +30,13 @@ PLY_COLUMNS: tuple[str, ...] = (
     "pips",
     "before",
     "key_after",
+)
+_PLY_INTS = {"game", "ply", "turn", "side", "dice", "pips"}
+#: what few plays carry besides, in a table of their own (``ply_notes``): a column costs every
+#: row of ``plies`` a byte even when it is NULL
+NOTE_COLUMNS: tuple[str, ...] = (
+    "game",
+    "ply",
     "annotation",
     "nags",
     "comment",
@@ -36,19 +44,20 @@ PLY_COLUMNS: tuple[str, ...] = (
     "opponent_steps",
     "cube",
 )
-_PLY_INTS = {"game", "ply", "turn", "side", "dice", "pips"}
 #: what the view ``turns`` says of a stored play, but for ``key_before`` (read by each of its
 #: two halves): the columns of version 6's table, in its order
 _TURN_SELECT = """n.game_id AS game_id, p.ply AS ply, p.turn AS turn,
   CASE p.side WHEN 0 THEN 'white' WHEN 1 THEN 'black' ELSE p.side END AS side,
   CASE WHEN typeof(p.dice) = 'integer' THEN (p.dice / 10) || '-' || (p.dice % 10)
        ELSE p.dice END AS dice,
-  coalesce(p.written, CASE WHEN typeof(p.dice) = 'integer'
-                           THEN (p.dice / 10) || '-' || (p.dice % 10) ELSE p.dice END
-                      || ': ' || p.steps) AS written,
+  CASE WHEN p.written IS NULL THEN (p.dice / 10) || '-' || (p.dice % 10) || ': ' || p.steps
+       WHEN p.written = '' THEN (p.dice / 10) || (p.dice % 10) || ': ' || p.steps
+       ELSE p.written END AS written,
   p.steps AS steps, p.pips AS pips, {before} AS key_before, p.key_after AS key_after,
-  p.annotation AS annotation, p.nags AS nags, p.comment AS comment, p.error AS error,
-  p.opponent_steps AS opponent_steps, p.cube AS cube"""
+  x.annotation AS annotation, x.nags AS nags, x.comment AS comment, x.error AS error,
+  x.opponent_steps AS opponent_steps, x.cube AS cube"""
+#: a play's notes, if it has any
+_NOTES = "LEFT JOIN ply_notes x ON x.game = p.game AND x.ply = p.ply"
 
 
 #: the views over the stored plays, with the columns and meaning of version 6's tables
@@ -59,11 +68,11 @@ PLAY_VIEWS = {
     # previous play's after (found through the index on key_after, then the next play)
     "turns": f"""
 SELECT {_TURN_SELECT.format(before="p.before")}
-FROM plies p JOIN game_numbers n ON n.number = p.game
+FROM plies p JOIN game_numbers n ON n.number = p.game {_NOTES}
 WHERE p.before IS NOT NULL
 UNION ALL
 SELECT {_TURN_SELECT.format(before="b.key_after")}
-FROM plies p JOIN game_numbers n ON n.number = p.game
+FROM plies p JOIN game_numbers n ON n.number = p.game {_NOTES}
 LEFT JOIN plies b ON b.game = p.game AND b.ply = p.ply - 1 AND p.ply = b.ply + 1
 WHERE p.before IS NULL""",
     # every position a game reaches, as version 6's table held them: those reached
@@ -108,6 +117,13 @@ def create_plies(db: sqlite_utils.Database) -> None:
     db.execute(f"CREATE TABLE plies ({columns}, PRIMARY KEY (game, ply)) WITHOUT ROWID")
     for name, column, where in PLY_KEY_INDEXES:
         db.execute(f"CREATE INDEX {name} ON plies ({column}){where}")
+    notes = ", ".join(
+        f"{column} {'INTEGER' if column in ('game', 'ply') else 'TEXT'}" for column in NOTE_COLUMNS
+    )
+    db.execute(
+        f"CREATE TABLE ply_notes ({notes}, PRIMARY KEY (game, ply), "
+        "FOREIGN KEY (game, ply) REFERENCES plies(game, ply)) WITHOUT ROWID"
+    )
     db.execute(
         "CREATE TABLE shared_positions (key TEXT PRIMARY KEY, turn TEXT, white_pips INTEGER, "
         "black_pips INTEGER, white_off INTEGER, black_off INTEGER, games INTEGER) WITHOUT ROWID"
@@ -125,6 +141,7 @@ def migrate_turns(db: sqlite_utils.Database) -> None:
     create_plies(db)
     conn.execute("INSERT INTO game_numbers (game_id) SELECT id FROM games ORDER BY rowid")
     conn.execute(_V6_PLIES)
+    conn.execute(_V6_NOTES)
     conn.execute(
         "INSERT OR IGNORE INTO shared_positions SELECT key, turn, white_pips, black_pips, "
         "white_off, black_off, games FROM _v6_positions WHERE games > 1"
@@ -143,10 +160,22 @@ SELECT n.number, t.ply, t.turn,
   CASE WHEN t.dice GLOB '[1-6]-[1-6]' THEN substr(t.dice, 1, 1) * 10 + substr(t.dice, 3, 1)
        ELSE t.dice END,
   CASE WHEN t.dice GLOB '[1-6]-[1-6]' AND t.written IS t.dice || ': ' || t.steps THEN NULL
+       WHEN t.dice GLOB '[1-6]-[1-6]'
+         AND t.written IS substr(t.dice, 1, 1) || substr(t.dice, 3, 1) || ': ' || t.steps
+         THEN ''
        ELSE t.written END,
   t.steps, t.pips,
   CASE WHEN t.key_before IS b.key_after THEN NULL ELSE t.key_before END,
-  t.key_after, t.annotation, t.nags, t.comment, t.error, t.opponent_steps, t.cube
+  t.key_after
 FROM _v6_turns t JOIN game_numbers n ON n.game_id = t.game_id
 LEFT JOIN _v6_turns b ON b.game_id = t.game_id AND b.ply = t.ply - 1
+ORDER BY n.number, t.ply"""
+
+#: version 6's turns' rarer cells, for the plays that have any
+_V6_NOTES = """
+INSERT OR IGNORE INTO ply_notes
+SELECT n.number, t.ply, t.annotation, t.nags, t.comment, t.error, t.opponent_steps, t.cube
+FROM _v6_turns t JOIN game_numbers n ON n.game_id = t.game_id
+WHERE coalesce(t.annotation, t.nags, t.comment, t.error, t.opponent_steps, t.cube) IS NOT NULL
+  AND EXISTS (SELECT 1 FROM plies p WHERE p.game = n.number AND p.ply = t.ply)
 ORDER BY n.number, t.ply"""

@@ -40,7 +40,7 @@ _REBUILT = tuple(column for column in GAME_COLUMNS if column not in ("file", "im
 def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     conn = db.conn
     summary = ImportSummary()
-    for table in ("plies", "shared_positions"):
+    for table in ("ply_notes", "plies", "shared_positions"):
         conn.execute(f"DELETE FROM {table}")
     # every turn is written again: the key indexes are built once, at the end
     if store.key_indexes_deferred(conn, 0):

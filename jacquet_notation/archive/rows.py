@@ -32,8 +32,11 @@ from .names import iso_date, normalise_name
 
 #: a game's row, by column of ``games`` (see schema.GAME_COLUMNS)
 GameRow = dict[str, Any]
-#: a play's row, in the order of schema.PLY_COLUMNS less the first (the game's number)
+#: a play's row, in the order of plays.PLY_COLUMNS less the first (the game's number)
 TurnRow = tuple[Any, ...]
+#: what few plays carry besides (plays.NOTE_COLUMNS less the game's number): the ply, its
+#: annotation, NAGs, comment, error, the opponent's share, a cube action
+NoteRow = tuple[Any, ...]
 
 
 @dataclass(slots=True)
@@ -43,6 +46,7 @@ class DerivedGame:
 
     game: GameRow
     turns: list[TurnRow]
+    notes: list[NoteRow]
     index: int
     line: int
     status: str
@@ -58,6 +62,7 @@ class DerivedGame:
         return DerivedGame, (
             self.game,
             self.turns,
+            self.notes,
             self.index,
             self.line,
             self.status,
@@ -203,7 +208,7 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
     row["final_key"] = plies.final_key
     row["comments"] = "\n".join(comments) or None
     line = record.span.line or 1
-    return DerivedGame(row, plies.turns, record.index, line, status, messages)
+    return DerivedGame(row, plies.turns, plies.notes, record.index, line, status, messages)
 
 
 def _game_row(
@@ -271,6 +276,19 @@ def _share(opponent_steps: Sequence[Step]) -> str:
     return " ".join([MOVE_TEXTS[s.hit][s.start][s.end] for s in opponent_steps])
 
 
+def _stored_text(text: str, roll: tuple[int, int] | None, steps: str | None) -> str | None:
+    """A play's text as ``plies.written`` keeps it: NULL where it reads ``6-5: steps`` (a .jqt's
+    spelling), empty where it reads ``65: steps`` (a match file's), else as written."""
+    if roll is None or steps is None:
+        return text
+    moves = text.partition(": ")[2]
+    if moves != steps:
+        return text
+    if text == f"{roll[0]}-{roll[1]}: {steps}":
+        return None
+    return "" if text == f"{roll[0]}{roll[1]}: {steps}" else text
+
+
 def _note(written: WrittenPlay, comments: list[str]) -> str:
     """A ply's comments as its turn row's note; they join the game's ``comments`` too."""
     notes = written.comments_before + written.comments
@@ -281,10 +299,11 @@ def _note(written: WrittenPlay, comments: list[str]) -> str:
 class _Plies:
     """A game's play rows, read ply by ply (:meth:`read`)."""
 
-    __slots__ = ("final_key", "last_turn", "turns")
+    __slots__ = ("final_key", "last_turn", "notes", "turns")
 
     def __init__(self) -> None:
         self.turns: list[TurnRow] = []
+        self.notes: list[NoteRow] = []
         self.final_key: str | None = None
         self.last_turn = 0
 
@@ -332,28 +351,42 @@ class _Plies:
                     # a missing play the game goes on from (replay.py): the next ply's position
                     # is read afresh, as its ``before`` is not the last play's result
                     last_position = None
-            note = _note(written, comments) if written.comments or written.comments_before else None
             dice = dice_text[roll[0]][roll[1]] if roll else None
-            text = _ply_text(written, dice)
             append(
                 (
                     number,
                     turn,
                     sides[written.side],
                     roll[0] * 10 + roll[1] if roll else None,
-                    None if steps is not None and text == f"{dice}: {steps}" else text,
+                    _stored_text(_ply_text(written, dice), roll, steps),
                     steps,
                     moved,
                     before_key,
                     key_after,
-                    written.annotation,
-                    " ".join([f"${nag}" for nag in written.nags]) if written.nags else None,
-                    note,
-                    describe_error(game, record, ply.error) if ply.error else None,
-                    shared,
-                    _cube_text(written) if written.is_cube_action else None,
                 )
             )
+            if (
+                written.annotation
+                or written.nags
+                or written.comments
+                or written.comments_before
+                or shared
+                or ply.error
+                or written.is_cube_action
+            ):
+                self.notes.append(
+                    (
+                        number,
+                        written.annotation,
+                        " ".join([f"${nag}" for nag in written.nags]) if written.nags else None,
+                        _note(written, comments)
+                        if written.comments or written.comments_before
+                        else None,
+                        describe_error(game, record, ply.error) if ply.error else None,
+                        shared,
+                        _cube_text(written) if written.is_cube_action else None,
+                    )
+                )
             last_after = key_after
         self.final_key = final_key
         self.last_turn = last_turn

@@ -20,7 +20,7 @@ from ..errors import JacquetError
 from ..notation import READER
 from ..position import Position
 from .names import normalise_name
-from .plays import PLY_COLUMNS, PLY_KEY_INDEXES
+from .plays import NOTE_COLUMNS, PLY_COLUMNS, PLY_KEY_INDEXES
 from .rows import DerivedGame, GameRow
 from .schema import GAME_COLUMNS
 
@@ -332,6 +332,10 @@ class Store:
             f"INSERT INTO plies ({', '.join(PLY_COLUMNS)}) "
             f"VALUES ({', '.join('?' for _ in PLY_COLUMNS)})"
         )
+        self.insert_notes = (
+            f"INSERT INTO ply_notes ({', '.join(NOTE_COLUMNS)}) "
+            f"VALUES ({', '.join('?' for _ in NOTE_COLUMNS)})"
+        )
 
     def forget(self) -> None:
         """Reload the name caches from the archive (after a rollback, or at the start)."""
@@ -434,4 +438,8 @@ class Store:
         self.conn.executemany(
             self.insert_plies,
             [(number, *turn) for number, derived in numbered for turn in derived.turns],
+        )
+        self.conn.executemany(
+            self.insert_notes,
+            [(number, *note) for number, derived in numbered for note in derived.notes],
         )

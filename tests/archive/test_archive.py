@@ -461,6 +461,7 @@ def test_rebuild_rederives_every_table(generated: Path, tmp_path: Path) -> None:
     # What a bug in an older version might have left: wrong statuses, lost derived rows.
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games SET status = 'valid', error = NULL, points = 99")
+        conn.execute("DELETE FROM ply_notes")
         conn.execute("DELETE FROM plies")
         conn.execute("UPDATE shared_positions SET games = 0")
         conn.execute("UPDATE imports SET valid = 0")
@@ -480,6 +481,7 @@ def test_rebuild_gives_a_game_its_new_id_and_keeps_its_sightings(tmp_path: Path)
     good_id = one(db, "SELECT id FROM games WHERE status = 'valid'")
     with sqlite3.connect(db) as conn:
         conn.execute("PRAGMA foreign_keys = OFF")
+        conn.execute("DELETE FROM ply_notes")
         conn.execute("DELETE FROM plies")
         conn.execute("UPDATE games SET id = 'stale' WHERE id = ?", (good_id,))
         conn.execute("UPDATE game_numbers SET game_id = 'stale' WHERE game_id = ?", (good_id,))
@@ -687,6 +689,7 @@ def test_a_file_another_reader_could_not_read_is_read_again(tmp_path: Path) -> N
     import_paths(db, [str(path)])
     with sqlite3.connect(db) as conn:
         conn.execute("DELETE FROM occurrences")
+        conn.execute("DELETE FROM ply_notes")
         conn.execute("DELETE FROM plies")
         conn.execute("DELETE FROM game_numbers")
         conn.execute("DELETE FROM games")
