@@ -149,6 +149,7 @@ def as_version_1(archive: Path, old: Path) -> None:
     source.backup(target)
     source.close()
     with target:
+        as_version_6(target)
         for trigger in ("game_list_insert", "game_list_update", "game_list_delete"):
             target.execute(f"drop trigger {trigger}")
         target.execute("drop table game_list")
