@@ -85,6 +85,15 @@ def _field(row: Any, name: str) -> Any:
     return value
 
 
+#: the views that read as tables (version 7): Datasette links a cell of bytes to its row by
+#: rowid, which a view has not, so such a cell (only damage puts one there) is drawn here
+_VIEWS_AS_TABLES = frozenset({"turns", "positions"})
+
+
+def _bytes_cell(value: bytes) -> Markup:
+    return Markup(f"<em>(binary, {plural(len(value), 'byte')})</em>")
+
+
 #: the most of a record's text a table's cell shows (the game page shows it whole)
 TEXT_CELL_LIMIT = 2000
 
@@ -107,12 +116,16 @@ def render_cell(
 ) -> Markup | None:
     """Diagrams for position keys; links to the game, position and player pages."""
     if column not in _CELL_COLUMNS:
+        if isinstance(value, bytes) and table in _VIEWS_AS_TABLES:
+            return _bytes_cell(value)
         return None  # most cells: answered before anything else is looked at
     label: Any = value
     if isinstance(value, dict):
         label, value = value.get("label"), value.get("value")
     if value is None:
         return None
+    if isinstance(value, bytes) and table in _VIEWS_AS_TABLES:
+        return _bytes_cell(value)
     if column in JSON_COLUMNS:
         return json_cell(column, value) if table in ("games", None) else None
     if column == "original":
