@@ -167,17 +167,18 @@ def derive_batch(
     import_id: int,
     counts: dict[str, int],
     previous: GameSummary | None = None,
-) -> tuple[list[DerivedGame], list[str]]:
+) -> tuple[list[DerivedGame], list[str], GameSummary | None]:
     """Parse, replay and derive a batch of games as cut from a file (by either process of an
     import), each checked against the one before it (``previous``: the summary of the game
-    before the batch); ``counts`` gains their statuses. The games, and the batch's error lines."""
+    before the batch); ``counts`` gains their statuses. The games, the batch's error lines, and
+    the summary of its last game (the next batch's ``previous``: not read again for it)."""
     batch = []
     for chunk in chunks:
         derived, previous = derive_chained(parse_chunk(chunk), rules, import_id, previous)
         batch.append(derived)
     for derived in batch:
         counts[derived.status] += 1
-    return batch, [line for derived in batch for line in derived.messages]
+    return batch, [line for derived in batch for line in derived.messages], previous
 
 
 def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | None) -> DerivedGame:

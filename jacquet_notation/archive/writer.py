@@ -163,7 +163,7 @@ class _Session:
     def read(self, number: int, chunks: list[GameChunk], previous: GameSummary | None) -> None:
         if self.failure is None and self.refused is None:
             try:
-                batch, lines = derive_batch(
+                batch, lines, _ = derive_batch(
                     chunks, self.rules, self.import_id, self.counts, previous
                 )
                 self.messages.append((number, lines))
