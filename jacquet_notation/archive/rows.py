@@ -74,6 +74,12 @@ class DerivedGame:
 _DICE = [[f"{high}-{low}" for low in range(7)] for high in range(7)]
 #: a side as ``plies`` stores it (the view ``turns`` spells it)
 _SIDE_NUMBER = {"white": 0, "black": 1}
+#: ``_SPELLED_ROLL[high][low]``: the two spellings of a play's start ``plies.written`` leaves
+#: out (a .jqt's ``6-5: ``, a match file's ``65: ``), and the roll as stored (65)
+_SPELLED_ROLL = [
+    [(f"{high}-{low}: ", f"{high}{low}: ", high * 10 + low) for low in range(7)]
+    for high in range(7)
+]
 
 
 def game_hash(text: str) -> str:
@@ -277,19 +283,6 @@ def _share(opponent_steps: Sequence[Step]) -> str:
     return " ".join([MOVE_TEXTS[s.hit][s.start][s.end] for s in opponent_steps])
 
 
-def _stored_text(text: str, roll: tuple[int, int] | None, steps: str | None) -> str | None:
-    """A play's text as ``plies.written`` keeps it: NULL where it reads ``6-5: steps`` (a .jqt's
-    spelling), empty where it reads ``65: steps`` (a match file's), else as written."""
-    if roll is None or steps is None:
-        return text
-    moves = text.partition(": ")[2]
-    if moves != steps:
-        return text
-    if text == f"{roll[0]}-{roll[1]}: {steps}":
-        return None
-    return "" if text == f"{roll[0]}{roll[1]}: {steps}" else text
-
-
 def _note(written: WrittenPlay, comments: list[str]) -> str:
     """A ply's comments as its turn row's note; they join the game's ``comments`` too."""
     notes = written.comments_before + written.comments
@@ -321,7 +314,7 @@ class _Plies:
         last_turn = 0
         last_position: Position | None = None
         last_after: str | None = None  # the previous play's key_after
-        dice_text, step_text, sides = _DICE, MOVE_TEXTS, _SIDE_NUMBER
+        dice_text, step_text, sides, spelled = _DICE, MOVE_TEXTS, _SIDE_NUMBER, _SPELLED_ROLL
         for number, ply in enumerate(game.plies, 1):
             written = ply.written
             turn = written.turn
@@ -352,14 +345,27 @@ class _Plies:
                     # a missing play the game goes on from (replay.py): the next ply's position
                     # is read afresh, as its ``before`` is not the last play's result
                     last_position = None
-            dice = dice_text[roll[0]][roll[1]] if roll else None
+            # the text as written, left out where it is the roll then the steps (see plays.py)
+            text: str | None = written.text
+            if roll:
+                dashed, plain, rolled = spelled[roll[0]][roll[1]]
+                if not text:
+                    text = _ply_text(written, dice_text[roll[0]][roll[1]])
+                elif steps is not None:
+                    if text == dashed + steps:
+                        text = None
+                    elif text == plain + steps:
+                        text = ""
+            else:
+                rolled = None
+                text = text or _ply_text(written, None)
             append(
                 (
                     number,
                     turn,
                     sides[written.side],
-                    roll[0] * 10 + roll[1] if roll else None,
-                    _stored_text(_ply_text(written, dice), roll, steps),
+                    rolled,
+                    text,
                     steps,
                     moved,
                     before_key,
@@ -367,13 +373,13 @@ class _Plies:
                 )
             )
             if (
-                written.annotation
+                ply.error
+                or shared
+                or written.annotation
                 or written.nags
                 or written.comments
                 or written.comments_before
-                or shared
-                or ply.error
-                or written.is_cube_action
+                or (written.action is not None and written.is_cube_action)
             ):
                 self.notes.append(
                     (
