@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import __version__
 from ..position import Position
+from .stored_metadata import STORED_COLUMNS, STORED_TABLES
 
 SOURCE_URL = "https://github.com/jacquet-notation/jacquet-notation"
 
@@ -122,42 +123,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "black_off": "Men Black has borne off",
         "games": "How many distinct games reach this position",
     },
-    # version 7: what the views turns and positions read (docs/archive.md)
-    "game_numbers": {
-        "number": "The game's number, which its plies keep instead of its id",
-        "game_id": "The game",
-    },
-    "plies": {
-        "game": "The game's number (game_numbers)",
-        "ply": "Index in the main line, from 1",
-        "turn": "Turn number as written",
-        "side": "0: White, 1: Black",
-        "dice": "The roll as a number (65: 6-5)",
-        "written": "The play as written; empty: dice then steps (65: ...), none: 6-5: steps",
-        "steps": "The play resolved one die at a time",
-        "pips": "Pips the mover moved",
-        "before": "The position before, when it is not the previous play's after",
-        "key_after": "The position after",
-    },
-    "ply_notes": {
-        "game": "The game's number (game_numbers)",
-        "ply": "Index in the main line, from 1",
-        "annotation": "!, ?, !? ...",
-        "nags": "Numeric annotation glyphs ($1 ...)",
-        "comment": "Comments before and after the play",
-        "error": "Why the play is illegal",
-        "opponent_steps": "The opponent's share of the dice, in its numbering",
-        "cube": "A cube action",
-    },
-    "shared_positions": {
-        "key": "The position's key",
-        "turn": "The side to move",
-        "white_pips": "Pips White still has to travel",
-        "black_pips": "Pips Black still has to travel",
-        "white_off": "Men White has borne off",
-        "black_off": "Men Black has borne off",
-        "games": "How many distinct games reach this position (more than one)",
-    },
+    **STORED_COLUMNS,
     "players": {
         "id": "Player number",
         "name": "The name as first written",
@@ -359,20 +325,7 @@ _TABLES: dict[str, dict[str, Any]] = {
         "hidden": True,
         "sort_desc": "date",
     },
-    # version 7's stored plays and positions: the views turns and positions are their face
-    **{
-        table: {"title": title, "description": description, "hidden": True}
-        for table, title, description in (
-            ("plies", "Plies (stored)", "The plays as stored; the turns view reads them."),
-            ("ply_notes", "Ply notes (stored)", "What few plays carry besides, for turns."),
-            ("game_numbers", "Game numbers", "The number each game's plies keep."),
-            (
-                "shared_positions",
-                "Shared positions (stored)",
-                "The positions several games reach; the positions view reads them.",
-            ),
-        )
-    },
+    **STORED_TABLES,
     "invalid_games": {
         "title": "Invalid games",
         "description": "Games with an illegal play, a wrong result or a syntax error.",
