@@ -35,7 +35,7 @@ BATCH = 32
 WAIT_SECONDS: float = 600.0
 
 #: how far one file's import may grow the archive: this many times the file's bytes, plus the
-#: allowance below (docs/archive.md, "Growth"). Real collections grow it 12 to 15 times their
+#: allowance below (docs/archive.md, "Growth"). Real collections grow it 5 to 6 times their
 #: text; a file that would grow it past the cap is rolled back and refused in one line, so that
 #: whoever may drop a file in a folder ``jacquet serve`` imports cannot fill the disk with it.
 GROWTH_FACTOR = 40
