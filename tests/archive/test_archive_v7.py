@@ -11,7 +11,7 @@ import pytest
 from helpers import as_version_6, check_consistent, dump, one, rows
 
 from jacquet_notation import stored_text
-from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive
+from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
 from jacquet_notation.archive.rows import game_hash
 from jacquet_notation.notation import read_games, write_game
 from jacquet_notation.replay import replay
@@ -30,11 +30,26 @@ def test_an_archive_of_version_6_is_migrated_to_the_same_rows(tmp_path: Path) ->
     assert fresh["turns"] and fresh["positions"]
     with sqlite3.connect(db) as conn:
         as_version_6(conn)
+        # and its texts as version 6 stored them: TEXT, with their canonical text beside
+        texts = conn.execute("SELECT rowid, original FROM games").fetchall()
+        conn.executemany(
+            "UPDATE games SET original = ?, canonical = 'as stored' WHERE rowid = ?",
+            [(stored_text.unpack(packed), rowid) for rowid, packed in texts],
+        )
     assert one(db, "PRAGMA user_version") == 6
     assert one(db, "SELECT type FROM sqlite_master WHERE name = 'turns'") == "table"
     open_archive(db).conn.close()
     assert one(db, "PRAGMA user_version") == SCHEMA_VERSION == 7
     assert one(db, "SELECT type FROM sqlite_master WHERE name = 'turns'") == "view"
+    migrated = dump(db)
+    assert {name: rows for name, rows in migrated.items() if name != "games"} == {
+        name: rows for name, rows in fresh.items() if name != "games"
+    }
+    check_consistent(db)
+    # the texts stay as they were until a rebuild packs them: then the archive is a new one's
+    assert one(db, "SELECT count(*) FROM games WHERE typeof(original) = 'text'") > 20
+    rebuild(db)
+    assert one(db, "SELECT count(*) FROM games WHERE typeof(original) = 'text'") == 0
     assert dump(db) == fresh
     check_consistent(db)
 
