@@ -10,6 +10,9 @@ the same code). gnubg's import of the same files is timed too where gnubg is ins
 Python package (``pip install gnubg``, GPL, optional) in one process, CPU time, else the
 ``gnubg`` program's ``-t -q`` command line, wall time; it is skipped otherwise.
 Each side runs ``--repeat`` times in turn, its best time kept (other work only ever adds).
+The same matches are also read as gnubg's SGF, written by jacquet's own SGF writer into a
+temporary folder before the rounds: reading them is compared with reading the ``.mat`` files
+(goal: at least 0.8 times the plies a second).
 ``--profile N`` then validates the folder once more under cProfile and prints its N costliest
 functions by their own time: where the validate figure goes, to look at before changing code.
 """
@@ -40,7 +43,19 @@ peer = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(peer)
 
 from jacquet_notation.notation import read_games  # noqa: E402
+from jacquet_notation.sgf_writer import write_sgf_matches  # noqa: E402
 from jacquet_notation.validation import validate_paths  # noqa: E402
+
+
+def sgf_copies(files: list[Path], folder: Path) -> list[Path]:
+    """Each match file written as gnubg's SGF by our writer (one file a match) into ``folder``."""
+    written = []
+    for number, path in enumerate(files):
+        for part, text in enumerate(write_sgf_matches(read_games(path))):
+            target = folder / f"{number}-{part}.sgf"
+            target.write_text(text, encoding="utf-8")
+            written.append(target)
+    return written
 
 
 def time_reading(files: list[Path]) -> tuple[float, int, int]:
@@ -123,11 +138,15 @@ def main() -> None:
         sys.exit(f"no match files under {args.data}")
     peer.OUT.mkdir(parents=True, exist_ok=True)  # the peer's PGN is cached there
     load = os.getloadavg()
-    reads, checks, peers = [], [], []
-    plies = games = invalid = validated = 0
+    reads, checks, peers, sgf_reads = [], [], [], []
+    plies = games = invalid = validated = sgf_plies = 0
+    sgf_folder = tempfile.TemporaryDirectory()
+    sgf_files = sgf_copies(files, Path(sgf_folder.name))
     for _ in range(args.repeat):
         seconds, plies, games = time_reading(files)
         reads.append(seconds)
+        seconds, sgf_plies, _ = time_reading(sgf_files)
+        sgf_reads.append(seconds)
         seconds, validated, invalid = time_validating(args.data)
         checks.append(seconds)
         peers.append(peer.time_chess(peer.chess_file(validated)))
@@ -139,6 +158,7 @@ def main() -> None:
     print(f"{'':40} {'plies':>9} {'seconds':>8} {'plies/s':>10} {'x peer':>7}")
     rows = [
         ("jacquet read (.mat to records, CPU)", plies, min(reads)),
+        ("jacquet read (gnubg's SGF, CPU)", sgf_plies, min(sgf_reads)),
         (f"jacquet validate (CPU; {invalid} invalid)", validated, min(checks)),
         ("python-chess read_game (CPU, peer)", chess.plies, chess.cpu),
     ]
@@ -152,7 +172,10 @@ def main() -> None:
         rate = plies / seconds
         name = f"gnubg import mat ({how})"
         print(f"{name:40} {plies:9d} {seconds:8.2f} {rate:10.0f} {rate / chess_rate:7.2f}")
+    sgf_ratio = (sgf_plies / min(sgf_reads)) / (plies / min(reads))
+    print(f"SGF read / .mat read (plies a second): {sgf_ratio:.2f}, goal >= 0.8")
     print("goal: jacquet validate >= 1.5 x peer")
+    sgf_folder.cleanup()
     if args.profile:
         profile_validating(args.data, args.profile)
 

@@ -35,6 +35,8 @@ class Decision:
     ``chosen`` indexes ``options`` (``None`` where the play made is not among those listed);
     ``loss`` is the equity given up against the best option, as the analyser wrote or implied it.
     ``luck`` is the luck of the roll the decision followed, where the analyser gives it.
+    ``level`` is how deep the analyser looked at this decision, in its words (``4-ply``,
+    ``XG Roller+``), empty where it does not say.
     """
 
     kind: DecisionKind
@@ -42,6 +44,7 @@ class Decision:
     chosen: int | None
     loss: float
     luck: float | None = None
+    level: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,11 +23,15 @@ from . import __version__
 #: command name -> "module:attribute" under jacquet_notation.commands
 COMMANDS: dict[str, str] = {
     "plays": "plays:plays",
+    "position": "position:position",
     "fmt": "fmt:fmt",
+    "collate": "collate:collate",
     "validate": "validate:validate",
+    "infer": "infer:infer",
     "replay": "replay:replay",
     "generate": "generate:generate",
     "archive": "archive:archive",
+    "players": "players:players",
     "serve": "serve:serve",
     "export": "export:export",
     "import-xml": "export:import_xml",

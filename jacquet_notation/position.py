@@ -13,11 +13,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+# the location numbers and the packing are position's public names too (explicit re-exports)
+from .bits import COUNT, bar_count, off_count
 from .bits import LOCATIONS as LOCATIONS
 from .bits import MEN as MEN
-
-# the location numbers and the packing are position's public names too (explicit re-exports)
-from .bits import bar_count, off_count
 from .bits import pack as pack
 from .bits import unpack as unpack
 from .board_terms import BAR as BAR
@@ -26,7 +25,7 @@ from .board_terms import Side as Side
 from .board_terms import shifted_point, side_name
 from .errors import PositionError
 from .keys import KEY_CHARACTER_CLASS as KEY_CHARACTER_CLASS
-from .keys import KEY_CHARS, key_counts
+from .keys import key_counts
 from .keys import key_from_bits as key_from_bits
 from .keys import side_key_bits as side_key_bits
 from .numerals import ascii_int
@@ -149,7 +148,8 @@ class Position:
     @property
     def over(self) -> bool:
         """Whether a side has borne off every man: the game is over, whatever the rules."""
-        return off_count(self.packed_white) == MEN or off_count(self.packed_black) == MEN
+        # off_count inline (the replay asks this before every play)
+        return self.packed_white & COUNT == MEN or self.packed_black & COUNT == MEN
 
     def bar(self, side: Side) -> int:
         """Men of ``side`` on the bar (hitting rulesets only)."""
@@ -258,28 +258,13 @@ class Position:
 
     # -- the [Position] tag -------------------------------------------------------------------
 
-    @classmethod
-    def from_tag(cls, value: str, rules: Rules) -> Position:
-        """The position a record's ``[Position]`` tag sets: a key, or the readable form.
-
-        Checked under ``rules`` (docs/notation.md, "Set positions"), so that a game never
-        starts from a position its rules could not reach; raises PositionError saying why.
-        """
-        text = value.strip()
-        if len(text) == KEY_CHARS and ";" not in text and " " not in text:
-            position = cls.from_key(text)
-        else:
-            position = cls.from_text(text, rules.direction)
-        position.check(rules)
-        position.check_courier(rules)
-        return position
-
     def check_courier(self, rules: Rules) -> None:
         """Raise PositionError for a courier state ``rules`` forbid: under the courier rule
         without hitting, a second man gone from the 24-point while none has reached home.
 
         Apart from :meth:`check`, which the engine's callers use on positions made up to show
-        a rule (``jacquet plays --position``); a ``[Position]`` tag is a game's real start.
+        a rule (``jacquet plays --position``); a ``[Position]`` tag is a game's real start
+        (``position_specs.tag_position``).
         """
         if not rules.courier or rules.hitting:
             return

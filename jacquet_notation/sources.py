@@ -18,15 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from .notation import GameChunk, split_games
+from .notation import GameChunk, record_chunks
 
 #: the path that names standard input, and the file name its games and errors carry
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 
 #: the file endings read when a folder is given (a file named on the command line is always read);
-#: what a file holds, a Jacquet record or a match file, is told by its content, not its ending
-RECORD_SUFFIXES = (".jqt", ".jacquet", ".txt", ".mat")
+#: what a file holds, a Jacquet record, a match file, gnubg's SGF or an eXtreme Gammon file, is
+#: told by its content, not its ending
+RECORD_SUFFIXES = (".jqt", ".jacquet", ".txt", ".mat", ".sgf", ".xg")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,11 +144,13 @@ def open_source(path: str) -> Iterator[IO[bytes]]:
 def game_chunks(path: str, encoding: str) -> Iterator[GameChunk]:
     """The games of one file (or of ``-``) as chunks of text, cut but not parsed.
 
-    Raises ``NotationError`` for a file that is not text and ``OSError`` for one that cannot be
+    An eXtreme Gammon ``.xg`` file is told by its first bytes and read as its games
+    (``notation/xg_reader.py``). Raises ``NotationError`` for a file that is neither text nor
+    a readable ``.xg`` file and ``OSError`` for one that cannot be
     read; a file without games yields nothing, which each caller reports in its own way.
     """
     with open_source(path) as stream:
-        yield from split_games(stream, source_name(path), encoding=encoding)
+        yield from record_chunks(stream, source_name(path), encoding=encoding)
 
 
 def file_sha256(path: str) -> str:

@@ -17,10 +17,12 @@ from ..errors import JacquetError, NotationError
 from ..match import check_game, outcome
 from ..notation import write_game
 from ..position import Position
+from ..position_ids import exchange_ids
 from ..record import NO_SPAN, GameRecord, Span, WrittenPlay, point_name
 from ..replay import ReplayedGame, ReplayedPly, replay
 from ..reporting import headline, slip_of, suggestions
 from ..rules import Rules
+from .analysis import plays_attributes, write_analysis
 from .format import (
     COMMENT,
     COMMENT_BEFORE,
@@ -53,11 +55,10 @@ from .format import (
     WRITTEN,
     Status,
     escape,
+    write_text,
 )
+from .players import write_players
 from .schema import safe_parser
-
-# --------------------------------------------------------------------------------------------
-# Export
 
 
 @dataclass(slots=True)
@@ -159,15 +160,6 @@ def replayed_element(game: ReplayedGame, *, source_text: bool = True) -> etree._
 _INDENT = ["\n" + "  " * depth for depth in range(MAX_DEPTH + 2)]
 
 
-def _write_text(xf: Any, tag: str, value: str, attributes: dict[str, str] | None = None) -> None:
-    """An element holding text; text XML cannot carry is escaped and the element says so."""
-    if UNSAFE.search(value) is not None:
-        attributes = {**(attributes or {}), "escaped": "yes"}
-        value = escape(value)
-    with xf.element(tag, attributes):
-        xf.write(value)
-
-
 def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> Status:
     """Write one ``<game>`` through the incremental writer ``xf``; returns its status.
 
@@ -221,20 +213,20 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
 
         for comment in record.comments:
             write(inner)
-            _write_text(xf, COMMENT, comment)
+            write_text(xf, COMMENT, comment)
 
         attached: set[int] = set()
         write(inner)
         # a game from a [Position] tag: the key of the position it starts from
         start = game.set_position
-        with element(PLAYS, {"start-position": start.key()} if start is not None else {}):
+        with element(PLAYS, plays_attributes(start, record.analyser)):
             if record.plays:
                 _write_line(xf, record.plays, game.plies, attached, depth + 2)
                 write(inner)
 
         if record.result is not None:
             write(inner)
-            _write_text(xf, RESULT, record.result)
+            write_text(xf, RESULT, record.result)
         if status != "unreadable":
             ended = outcome(game)
             ends: dict[str, str] = {}
@@ -261,7 +253,7 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
                 write(inner)
         if record.text and (source_text or status == "unreadable"):
             write(inner)
-            _write_text(xf, SOURCE_TEXT, record.text)
+            write_text(xf, SOURCE_TEXT, record.text)
         write(_INDENT[depth])
     return status
 
@@ -328,11 +320,11 @@ def _write_moves(xf: Any, written: WrittenPlay, sharer: str, inner: str) -> None
 
 def _write_resolved(xf: Any, play: Play, after: Position, sharer: str, depth: int) -> None:
     """The play as the engine resolved it: its steps (the opponent's share marked ``by``) and
-    the key of the position after it."""
+    the key of the position after it (and its gnubg ID and XGID in backgammon)."""
     write, element, points = xf.write, xf.element, _POINT_NAMES
     inner, inner2 = _INDENT[depth + 1], _INDENT[depth + 2]
     write(inner)
-    with element(RESOLVED, {"position-after": after.key()}):
+    with element(RESOLVED, {"position-after": after.key(), **exchange_ids(after)}):
         played = play.steps
         shared = play.opponent_steps
         for number, step in enumerate(played + shared if shared else played):
@@ -371,10 +363,10 @@ def _write_line(
         with element(PLAY, _play_attributes(written, ply)):
             for comment in written.comments_before:
                 write(inner)
-                _write_text(xf, COMMENT_BEFORE, comment)
+                write_text(xf, COMMENT_BEFORE, comment)
             if written.text:
                 write(inner)
-                _write_text(xf, WRITTEN, written.text)
+                write_text(xf, WRITTEN, written.text)
             sharer = "black" if written.side == "white" else "white"
             _write_moves(xf, written, sharer, inner)
             if ply is not None:
@@ -384,13 +376,15 @@ def _write_line(
                 if ply.error is not None:
                     attached.add(id(ply.error))
                     _write_error(xf, ply.error, depth + 1)
+            if written.analysis is not None:
+                write_analysis(xf, written.analysis, inner)
             for nag in written.nags:
                 write(inner)
                 with element(GLYPH, {"number": _number(nag)}):
                     pass
             for comment in written.comments:
                 write(inner)
-                _write_text(xf, COMMENT, comment)
+                write_text(xf, COMMENT, comment)
             for number, variation in enumerate(written.variations):
                 branch: Sequence[ReplayedPly] = ()
                 if ply is not None and number < len(ply.variations):
@@ -412,14 +406,14 @@ def _write_error(xf: Any, error: JacquetError, depth: int) -> None:
     xf.write(_INDENT[depth])
     with xf.element(ERROR, attributes):
         xf.write(inner)
-        _write_text(xf, MESSAGE, headline(error))
+        write_text(xf, MESSAGE, headline(error))
         for suggestion in suggestions(error):
             xf.write(inner)
-            _write_text(xf, LEGAL_PLAY, suggestion)
+            write_text(xf, LEGAL_PLAY, suggestion)
         slip = slip_of(error)
         if slip:
             xf.write(inner)
-            _write_text(xf, SLIP, slip)
+            write_text(xf, SLIP, slip)
         xf.write(_INDENT[depth])
 
 
@@ -429,19 +423,21 @@ def write_xml(
     *,
     rules: Rules | None = None,
     source_text: bool = True,
+    players: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> ExportCounts:
     """Write one ``<games>`` document holding every record, one game at a time.
 
     Each record is replayed and written through ``etree.xmlfile`` as it comes, so memory holds
     one game whatever the number of games. Returns the games written by status. ``output`` is a
     binary stream or a path; the command line writes to a temporary file and renames it, so that
-    a failure leaves nothing behind.
+    a failure leaves nothing behind. ``players`` (an archive's merges) come first.
     """
     counts = ExportCounts()
     with etree.xmlfile(output, encoding="UTF-8") as xf:
         xf.write_declaration()
         attributes = {"version": FORMAT_VERSION, "generator": f"jacquet-notation {__version__}"}
         with xf.element(GAMES, attributes, nsmap=NSMAP):
+            write_players(xf, players, _INDENT[1:4])
             for record in records:
                 xf.write(_INDENT[1])
                 counts.add(_write_game(xf, _replayed(record, rules), source_text, 1))

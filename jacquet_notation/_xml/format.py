@@ -58,6 +58,10 @@ MESSAGE = _q("message")
 LEGAL_PLAY = _q("legal-play")
 SLIP = _q("slip")
 SOURCE_TEXT = _q("source-text")
+PLAYERS = _q("players")
+PLAYER = _q("player")
+NAME = _q("name")
+SPELLING = _q("spelling")
 
 #: the default namespace, declared on <games> (or on a <game> standing alone)
 NSMAP: Any = {None: NAMESPACE}
@@ -96,3 +100,13 @@ def text_of(element: etree._Element) -> str:
     """An element's text as written, unescaped when it is marked ``escaped="yes"``."""
     text = element.text or ""
     return unescape(text) if element.get("escaped") == "yes" else text
+
+
+def write_text(xf: Any, tag: str, value: str, attributes: dict[str, str] | None = None) -> None:
+    """An element holding text, through lxml's incremental writer ``xf``; text XML cannot carry
+    is escaped and the element says so."""
+    if UNSAFE.search(value) is not None:
+        attributes = {**(attributes or {}), "escaped": "yes"}
+        value = escape(value)
+    with xf.element(tag, attributes):
+        xf.write(value)

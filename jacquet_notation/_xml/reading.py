@@ -10,9 +10,11 @@ from typing import IO, Any
 
 from lxml import etree
 
+from ..analysis import PlyAnalysis
 from ..errors import NotationError
 from ..notation import write_game
 from ..record import ACTIONS, BAR, NO_SPAN, OFF, Action, GameRecord, Move, Side, Span, WrittenPlay
+from .analysis import ANALYSIS, read_analyser, read_analysis
 from .format import (
     COMMENT,
     COMMENT_BEFORE,
@@ -27,6 +29,7 @@ from .format import (
     MOVE,
     NAMESPACE,
     PLAY,
+    PLAYERS,
     PLAYS,
     RESULT,
     SOURCE_TEXT,
@@ -38,7 +41,7 @@ from .format import (
     text_of,
     unescape,
 )
-from .schema import SAFE, game_schema, safe_parser
+from .schema import SAFE, game_schema, players_schema, safe_parser
 from .source import Source, syntax_error
 
 # --------------------------------------------------------------------------------------------
@@ -82,6 +85,7 @@ def _read_play(element: etree._Element) -> WrittenPlay:
     before: list[str] = []
     variations: list[tuple[WrittenPlay, ...]] = []
     text = ""
+    analysis: PlyAnalysis | None = None
     for child in element:
         tag = child.tag
         if tag == MOVE:
@@ -104,6 +108,8 @@ def _read_play(element: etree._Element) -> WrittenPlay:
             text = text_of(child)
         elif tag == VARIATION:
             variations.append(_read_line(child))
+        elif tag == ANALYSIS:
+            analysis = read_analysis(child)
     return WrittenPlay(
         side=side,
         turn=int(element.get("turn", "0")),
@@ -119,6 +125,7 @@ def _read_play(element: etree._Element) -> WrittenPlay:
         span=_parse_span(element.get("span")),
         action=_ACTIONS.get(action) if action is not None else None,
         cube=int(cube) if cube is not None else None,
+        analysis=analysis,
     )
 
 
@@ -154,6 +161,7 @@ def record_from_element(element: etree._Element) -> GameRecord:
             record.comments.append(text_of(child))
         elif tag == PLAYS:
             record.plays = list(_read_line(child))
+            record.analyser = read_analyser(child)
         elif tag == RESULT:
             record.result = text_of(child)
         elif tag == ERRORS:
@@ -236,6 +244,8 @@ def _read(source: Source, file: str, validate: bool) -> Iterator[GameRecord]:
                 if depth == 1:
                     root = element
                     _check_root(element, fail)
+                elif depth == 2 and element.tag == PLAYERS and previous is None:
+                    continue  # an archive's spellings, before the games: no record of its own
                 elif depth == 2 and element.tag != GAME:
                     raise fail(f"expected a <game>, found {_name(element)}", element)
                 continue
@@ -245,6 +255,13 @@ def _read(source: Source, file: str, validate: bool) -> Iterator[GameRecord]:
                     _check_text(
                         previous.tail if previous is not None else element.text, element, fail
                     )
+                continue
+            if element.tag == PLAYERS:
+                _check_text(root.text if root is not None else None, element, fail)
+                if validate and not players_schema().validate(element):
+                    raise _schema_error(players_schema(), element, fail)
+                element.clear(keep_tail=True)  # read by the schema, not made a record
+                previous = element
                 continue
             if previous is None:
                 _check_text(root.text if root is not None else None, element, fail)

@@ -59,6 +59,12 @@ def game_schema() -> Any:
 
 
 @functools.cache
+def players_schema() -> Any:
+    """The same schema with ``<players>`` as its start (an archive's merged players)."""
+    return etree.RelaxNG(_schema_tree("players"))
+
+
+@functools.cache
 def stylesheet() -> etree.XSLT:
     """The score sheet stylesheet (``jacquet_notation/xslt/scoresheet.xsl``), denied all I/O."""
     tree = etree.parse(io.BytesIO(_data("xslt", "scoresheet.xsl")), safe_parser())

@@ -20,7 +20,7 @@ import sqlite_utils
 from ..errors import JacquetError
 from ..garbage import fewer_collections
 from ..match import GameSummary, match_summary
-from ..notation import GameChunk, parse_chunk, split_games
+from ..notation import GameChunk, parse_chunk, record_chunks
 from ..rules import Rules
 from ..sources import STDIN, file_sha256, record_files, source_name
 from . import store
@@ -187,7 +187,7 @@ class _Importer:
             try:
                 with contextlib.ExitStack() as stack:
                     source = stream if stream is not None else stack.enter_context(open(name, "rb"))
-                    for chunk in split_games(source, name, encoding=self.encoding):
+                    for chunk in record_chunks(source, name, encoding=self.encoding):
                         chunks.append(chunk)
                         if len(chunks) >= store.BATCH:
                             send()

@@ -1,7 +1,6 @@
 """Opening an archive file: checked, then created, or migrated to the current schema.
 
-The migrations are here, with the schema's version (``PRAGMA user_version``) they start from;
-see "Migrations" in docs/archive.md.
+The migrations themselves are in migrations.py; see "Migrations" in docs/archive.md.
 """
 
 from __future__ import annotations
@@ -14,18 +13,12 @@ from pathlib import Path
 import sqlite_utils
 
 from . import store
-from .matches import refresh_matches
-from .plays import migrate_turns
-from .rows import DerivedGame, derive, reread
+from .migrations import add_reader_column, migrate
 from .schema import (
     SCHEMA_VERSION,
-    VIEWS,
-    create_game_list,
-    create_matches,
     create_schema,
-    create_views,
 )
-from .store import ArchiveError, Store
+from .store import ArchiveError
 
 #: the first bytes of every SQLite file
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -243,12 +236,12 @@ def open_archive(db: str | os.PathLike[str]) -> sqlite_utils.Database:
         if version == 0 and not tables:
             create_schema(database)
         elif version < SCHEMA_VERSION:
-            _migrate(database, version)
+            migrate(database, version)
         else:
             check_columns(path, conn)  # before anything is written into a file made otherwise
             # Added within version 1 (before any release): archives made earlier get it here.
             database.table("games").create_index(["result"], if_not_exists=True)
-        _add_reader_column(database)
+        add_reader_column(database)
         conn.execute("COMMIT")
     except sqlite3.DatabaseError as error:
         if conn.in_transaction:
@@ -263,166 +256,3 @@ def open_archive(db: str | os.PathLike[str]) -> sqlite_utils.Database:
         conn.close()
         raise
     return database
-
-
-def _migrate(db: sqlite_utils.Database, version: int) -> None:
-    """Bring an archive from ``version`` up to :data:`SCHEMA_VERSION`, in one transaction."""
-    with db.atomic():
-        if version == 0:
-            _migrate_0_to_1(db)  # creates the whole current schema
-        else:
-            db.table("games").create_index(["result"], if_not_exists=True)
-            if version < 2:
-                _migrate_1_to_2(db)
-            if version < 3:
-                _migrate_2_to_3(db)
-            if version < 4:
-                _migrate_3_to_4(db)
-            if version < 5:
-                _migrate_4_to_5(db)
-            if version < 6:
-                _migrate_5_to_6(db)
-            if version < 7:
-                _migrate_6_to_7(db)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-
-def _add_reader_column(db: sqlite_utils.Database) -> None:
-    """``imports.reader`` (added within version 5): which reader read each file. Imports made
-    before it have none, so their games are derived again by the next import
-    (:func:`.store.stale_imports`)."""
-    if "reader" not in db.table("imports").columns_dict:
-        db.execute("ALTER TABLE imports ADD COLUMN reader TEXT")
-
-
-def _migrate_1_to_2(db: sqlite_utils.Database) -> None:
-    """Version 2 keeps the opponent's share of a Versailles turn apart: ``turns.opponent_steps``.
-
-    Rows written before had no share (the rule was not played), so the column starts empty;
-    ``jacquet rebuild`` re-derives games recorded under "every die is used" (docs/archive.md).
-    """
-    if "opponent_steps" not in db.table("turns").columns_dict:
-        db.execute("ALTER TABLE turns ADD COLUMN opponent_steps TEXT")
-
-
-def _migrate_2_to_3(db: sqlite_utils.Database) -> None:
-    """Version 3 adds the games list's narrow copy of ``games`` (the browser's games list)."""
-    if "game_list" not in db.table_names():
-        create_game_list(db)
-
-
-def _migrate_3_to_4(db: sqlite_utils.Database) -> None:
-    """Version 4 keeps matches: ``turns.cube`` (a cube action as the .jqt writes it) and the
-    ``matches`` table, with the ``player_matches`` view.
-
-    The cube column is filled from the turns as written (a .mat file's ``Doubles => 2``,
-    ``Takes``, ``Drops``, ``Beavers``, a .jqt's ``double 2``, ...) and the matches derived from
-    the games' tags; the games' own cube and points checks need ``jacquet rebuild``.
-    """
-    if "cube" not in db.table("turns").columns_dict:
-        db.execute("ALTER TABLE turns ADD COLUMN cube TEXT")
-    db.execute(
-        """UPDATE turns SET cube = CASE
-             WHEN lower(written) LIKE 'double%' THEN 'double ' || trim(substr(written,
-               instr(written, ' ') + 1), ' =>')
-             WHEN lower(written) LIKE 'beaver%' AND instr(written, ' ') > 0 THEN 'beaver ' ||
-               trim(substr(written, instr(written, ' ') + 1), ' =>')
-             WHEN lower(written) LIKE 'beaver%' THEN 'beaver'
-             WHEN lower(written) LIKE 'take%' THEN 'take'
-             WHEN lower(written) LIKE 'drop%' THEN 'drop'
-           END
-           WHERE dice IS NULL"""
-    )
-    create_matches(db)
-    db.execute("DROP VIEW IF EXISTS player_matches")
-    db.create_view("player_matches", VIEWS["player_matches"].strip())
-    refresh_matches(db.conn)
-
-
-def _migrate_4_to_5(db: sqlite_utils.Database) -> None:
-    """Version 5 marks the games that start from a set position: ``games.start_key``.
-
-    Before it a ``[Position]`` tag was not read (its game was replayed from the start), so the
-    column starts empty; ``jacquet rebuild`` re-derives such games (docs/archive.md).
-    """
-    if "start_key" not in db.table("games").columns_dict:
-        db.execute("ALTER TABLE games ADD COLUMN start_key TEXT")
-    # opening_rolls leaves out games from a set position (made alone: at version 5,
-    # duplicates is still a table, which version 6 makes a view)
-    db.execute("DROP VIEW IF EXISTS opening_rolls")
-    db.create_view("opening_rolls", VIEWS["opening_rolls"].strip())
-
-
-def _migrate_5_to_6(db: sqlite_utils.Database) -> None:
-    """Version 6 stores a match game's text once and a fingerprint's group once, and says how
-    each game ended.
-
-    ``games.gap`` (the lines of the file a match game's ``original`` leaves out after its
-    header) starts empty: the texts stored before are padded to their lines, and read the same;
-    ``jacquet rebuild`` stores them anew, once. The ``duplicates`` table, a row for every pair
-    of games sharing a fingerprint, becomes a view of the same columns over ``games``.
-    ``games.ending`` (borne off, a drop, a resignation, unfinished) starts empty too, and every
-    ending is now scored (a drop, a resignation, the cube's points): the reader's revision rose
-    with it, so the next import derives every stored game again (docs/archive.md).
-    """
-    if "gap" not in db.table("games").columns_dict:
-        db.execute("ALTER TABLE games ADD COLUMN gap INTEGER")
-    if "ending" not in db.table("games").columns_dict:
-        db.execute("ALTER TABLE games ADD COLUMN ending TEXT")
-    if "duplicates" in db.table_names():
-        db.execute("DROP TABLE duplicates")
-    db.execute("DROP VIEW IF EXISTS duplicates")
-    db.create_view("duplicates", VIEWS["duplicates"].strip())
-
-
-def _migrate_6_to_7(db: sqlite_utils.Database) -> None:
-    """Version 7 stores what it must once: ``turns`` and ``positions`` become views of the same
-    columns over ``plies``, ``game_numbers`` and ``shared_positions`` (:mod:`.plays`)."""
-    db.execute("DROP VIEW IF EXISTS opening_rolls")  # made again over the new views
-    migrate_turns(db)
-    create_views(db, replace=True)
-
-
-def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
-    """Version 0 (before versioning): games(id, white, black, date, result, status, text, file),
-    imports(id, path, sha256, games). Every game is re-derived from its text; imports are kept.
-    """
-    conn = db.conn
-    conn.execute("ALTER TABLE games RENAME TO _v0_games")
-    has_imports = "imports" in db.table_names()
-    if has_imports:
-        conn.execute("ALTER TABLE imports RENAME TO _v0_imports")
-    create_schema(db)
-    by_path: dict[str | None, int] = {}
-    if has_imports:
-        for old_id, path, sha, games in conn.execute(
-            "SELECT id, path, sha256, games FROM _v0_imports ORDER BY id"
-        ):
-            conn.execute(
-                "INSERT INTO imports (id, path, sha256, games, status) "
-                "VALUES (?, ?, ?, ?, 'complete')",
-                (old_id, path, sha, games),
-            )
-            by_path.setdefault(path, old_id)
-    target = Store(db.conn)
-    counts: dict[int, int] = {}
-    pending: list[DerivedGame] = []
-    for text, file in conn.execute("SELECT text, file FROM _v0_games ORDER BY rowid").fetchall():
-        import_id = by_path.get(file)
-        if import_id is None:
-            import_id = store.new_import(db.conn, file, None, status="complete")
-            by_path[file] = import_id
-        counts[import_id] = counts.get(import_id, 0) + 1
-        record = reread(text or "", file, counts[import_id], 1)
-        pending.append(derive(record, None, import_id))
-        if len(pending) >= store.BATCH:
-            target.write_sightings(pending)
-            pending = []
-    if pending:
-        target.write_sightings(pending)
-    store.share_positions(db.conn, 0)
-    store.recount_imports(db)
-    refresh_matches(db.conn)
-    conn.execute("DROP TABLE _v0_games")
-    if has_imports:
-        conn.execute("DROP TABLE _v0_imports")

@@ -10,7 +10,11 @@ each search by a key an index lookup (docs/archive.md, "Version 7").
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlite_utils
+
+from ..position import Position
 
 #: the stored columns of a play (``plies``), of which the view ``turns`` reads as the
 #: table of that name read until version 6. What a play shares with its neighbours or its game
@@ -179,3 +183,48 @@ FROM _v6_turns t JOIN game_numbers n ON n.game_id = t.game_id
 WHERE coalesce(t.annotation, t.nags, t.comment, t.error, t.opponent_steps, t.cube) IS NOT NULL
   AND EXISTS (SELECT 1 FROM plies p WHERE p.game = n.number AND p.ply = t.ply)
 ORDER BY n.number, t.ply"""
+
+
+#: the positions of the games from a number on that more than one game reaches, with the number
+#: of games reaching each (both key indexes: a position is reached by a play, or is the one a
+#: game's first play, or the play after a missing one, is made from)
+_SHARED_SQL = """
+INSERT INTO shared_positions (key, games)
+SELECT key, reached FROM (
+  SELECT key, (SELECT count(*) FROM (SELECT game FROM plies WHERE key_after = k.key
+                                     UNION SELECT game FROM plies WHERE before = k.key))
+              AS reached
+  FROM (SELECT key_after AS key FROM plies WHERE game >= ?1 AND key_after IS NOT NULL
+        UNION SELECT before FROM plies WHERE game >= ?1 AND before IS NOT NULL) k)
+WHERE reached > 1
+ON CONFLICT (key) DO UPDATE SET games = excluded.games"""
+
+
+def share_positions(conn: Any, first: int) -> None:
+    """Give a row of ``shared_positions`` to every position the games numbered from ``first``
+    reach that more than one game reaches (or count its games again), once their plies are in.
+
+    Called once a file (and once a rebuild, from 0): the positions one game reaches (98.5% in
+    self-play) have no row, and a key's games are counted by its two indexes rather than by an
+    upsert a play. The turn, pips and men off of a new row are read from its key.
+    """
+    conn.execute(_SHARED_SQL, (first,))
+    new = [row[0] for row in conn.execute("SELECT key FROM shared_positions WHERE turn IS NULL")]
+    stats = []
+    for key in new:
+        position = Position.from_key(key)
+        stats.append(
+            (
+                position.turn,
+                position.pips("white"),
+                position.pips("black"),
+                position.off("white"),
+                position.off("black"),
+                key,
+            )
+        )
+    conn.executemany(
+        "UPDATE shared_positions SET turn = ?, white_pips = ?, black_pips = ?, white_off = ?, "
+        "black_off = ? WHERE key = ?",
+        stats,
+    )

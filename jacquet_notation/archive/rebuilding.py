@@ -12,6 +12,8 @@ from ..match import GameSummary
 from ..rules import Rules
 from ..stored_text import unpack
 from . import store
+from .decisions import KEPT_COLUMNS, follow_id
+from .groups import refresh_groups
 from .matches import refresh_matches
 from .opening import open_archive
 from .rows import derive_chained, reread
@@ -34,7 +36,11 @@ def rebuild(db: str | os.PathLike[str], *, rules: Rules | None = None) -> Import
         database.close()
 
 
-_REBUILT = tuple(column for column in GAME_COLUMNS if column not in ("file", "import_id"))
+#: what a rebuild writes again: not where a game was read, nor what only its file said (its
+#: format and analysis, decisions.py), which the stored text does not hold
+_REBUILT = tuple(
+    column for column in GAME_COLUMNS if column not in ("file", "import_id", *KEPT_COLUMNS)
+)
 
 
 def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
@@ -73,6 +79,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
                     "UPDATE occurrences SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
                 )
                 conn.execute("DELETE FROM game_numbers WHERE game_id = ?", (old_id,))
+                follow_id(conn, old_id, derived.id)
                 conn.execute("DELETE FROM games WHERE rowid = ?", (rowid,))
                 continue
             target.resolve_names(game)
@@ -84,6 +91,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
                 conn.execute(
                     "UPDATE game_numbers SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
                 )
+                follow_id(conn, old_id, derived.id)
             updates.append((*(game[column] for column in _REBUILT), rowid))
             numbered.append((_number(conn, derived.id), derived))
         conn.executemany(update, updates)
@@ -96,12 +104,15 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         used = " UNION ".join(
             f"SELECT {column} FROM games WHERE {column} IS NOT NULL" for column in columns
         )
+        if table == "players":  # a merge outlives its games (docs/archive.md)
+            used += " UNION SELECT player_id FROM player_aliases"
         conn.execute(f"DELETE FROM {table} WHERE id NOT IN ({used})")
     store.build_key_indexes(conn)
     store.share_positions(conn, 0)
     store.recount_imports(db)
     store.mark_reread(conn)
     refresh_matches(conn)
+    refresh_groups(conn)
     for table in ("games", "players", "events", "sources"):
         conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('rebuild')")
     summary.files = conn.execute("SELECT count(*) FROM imports").fetchone()[0]

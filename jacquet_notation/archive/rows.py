@@ -12,19 +12,21 @@ import hashlib
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..bibliography import source_name
 from ..engine import Step
 from ..errors import JacquetError, MatchError
 from ..match import GameSummary, check_game, match_errors, outcome
 from ..notation import GameChunk, parse_chunk, parse_game, split_games, write_game
 from ..position import Position
 from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
-from ..replay import ReplayedGame, replay
+from ..replay import ReplayedGame, infer, replay
 from ..reporting import describe_error, headline, suggestions
 from ..rules import Rules
 from ..stored_text import pack
+from .decisions import DecisionRow, analyser_columns, decision_rows, format_of
 from .names import iso_date, normalise_name
 
 # --------------------------------------------------------------------------------------------
@@ -51,6 +53,8 @@ class DerivedGame:
     line: int
     status: str
     messages: list[str]
+    #: the analysed decisions the record's plies carry (decisions.py), none for most games
+    decisions: list[DecisionRow] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -67,6 +71,7 @@ class DerivedGame:
             self.line,
             self.status,
             self.messages,
+            self.decisions,
         )
 
 
@@ -181,6 +186,7 @@ def derive_batch(
     batch = []
     for chunk in chunks:
         derived, previous = derive_chained(parse_chunk(chunk), rules, import_id, previous)
+        derived.game["format"] = format_of(chunk.syntax)  # a rebuild's text no longer says
         batch.append(derived)
     for derived in batch:
         counts[derived.status] += 1
@@ -214,8 +220,12 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
     row["turns"] = plies.last_turn
     row["final_key"] = plies.final_key
     row["comments"] = "\n".join(comments) or None
+    row.update(analyser_columns(record))
     line = record.span.line or 1
-    return DerivedGame(row, plies.turns, plies.notes, record.index, line, status, messages)
+    decisions = decision_rows(record, game_id)
+    return DerivedGame(
+        row, plies.turns, plies.notes, record.index, line, status, messages, decisions
+    )
 
 
 def _game_row(
@@ -239,7 +249,7 @@ def _game_row(
         "rules": game.rules.name,
         "options": _options(game.rules),
         "tags": json.dumps(tags, ensure_ascii=False),
-        "source": tags.get("Source"),
+        "source": source_name(tags),
         "transcriber": tags.get("Transcriber"),
         "annotator": tags.get("Annotator"),
         "result": record.result,
@@ -263,6 +273,8 @@ def _game_row(
         "start_key": game.set_position.key() if game.set_position is not None else None,
         "gap": record.gap[1] or None,
         "ending": ended.ending if status != "unreadable" else None,
+        "format": None,  # the chunk's, set by derive_batch
+        "consistent_rules": None if record.errors else " ".join(infer(record).consistent),
     }
 
 

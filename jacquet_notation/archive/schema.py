@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .plays import PLAY_VIEWS, create_plies
+from .decisions import create_decisions
+from .plays import create_plies
+from .views import VIEWS as VIEWS
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 11
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -59,6 +61,16 @@ GAME_COLUMNS: tuple[str, ...] = (
     "gap",
     # version 6: how the game ended (match.ENDINGS: borne-off, drop, resignation, unfinished)
     "ending",
+    # version 9: the format a game came from (jacquet, mat, sgf, xg), and who analysed it
+    # (decisions.py): kept by a rebuild, as the text stored no longer says
+    "format",
+    "analyser",
+    "analyser_settings",
+    "analyser_units",
+    # version 10: the named rulesets every play of the game fits (jacquet infer), separated by
+    # spaces in RULESET_NAMES' order; NULL for a game that could not be read. game_rules holds
+    # them a row each, for the games list's filter
+    "consistent_rules",
 )
 _GAME_TYPES: dict[str, type] = {
     column: int
@@ -101,79 +113,6 @@ TURN_COLUMNS: tuple[str, ...] = (
     "cube",
 )
 _TURN_INTS = {"ply", "turn", "pips"}
-
-VIEWS = {
-    **PLAY_VIEWS,
-    "player_records": """
-SELECT p.id AS player_id, p.name AS name,
-  count(g.id) AS games,
-  sum(CASE WHEN g.winner = s.side THEN 1 ELSE 0 END) AS wins,
-  sum(CASE WHEN g.winner IS NOT NULL AND g.winner != s.side THEN 1 ELSE 0 END) AS losses,
-  sum(CASE WHEN g.winner = s.side THEN g.points ELSE 0 END) AS points_won,
-  sum(CASE WHEN g.winner IS NOT NULL AND g.winner != s.side THEN g.points ELSE 0 END)
-    AS points_lost
-FROM players p
-JOIN (SELECT id, white_id AS player_id, 'white' AS side FROM games
-      UNION ALL SELECT id, black_id, 'black' FROM games) s ON s.player_id = p.id
-JOIN games g ON g.id = s.id
-GROUP BY p.id""",
-    "head_to_head": """
-SELECT s.player_id AS player_id, s.opponent_id AS opponent_id,
-  p.name AS player, o.name AS opponent,
-  count(*) AS games,
-  sum(CASE WHEN g.winner = s.side THEN 1 ELSE 0 END) AS wins,
-  sum(CASE WHEN g.winner = s.side THEN g.points
-           WHEN g.winner IS NOT NULL THEN -g.points ELSE 0 END) AS points
-FROM (SELECT id, white_id AS player_id, black_id AS opponent_id, 'white' AS side FROM games
-      UNION ALL SELECT id, black_id, white_id, 'black' FROM games) s
-JOIN games g ON g.id = s.id
-JOIN players p ON p.id = s.player_id
-JOIN players o ON o.id = s.opponent_id
-GROUP BY s.player_id, s.opponent_id""",
-    "opening_rolls": """
-SELECT t.dice AS dice, t.steps AS first_play, count(*) AS games,
-  sum(CASE WHEN g.winner = 'white' THEN 1 ELSE 0 END) AS white_wins,
-  sum(CASE WHEN g.winner = 'black' THEN 1 ELSE 0 END) AS black_wins,
-  sum(CASE WHEN g.winner IS NULL THEN 1 ELSE 0 END) AS unfinished
-FROM turns t JOIN games g ON g.id = t.game_id
-WHERE t.ply = 1 AND g.status = 'valid' AND g.start_key IS NULL
-GROUP BY t.dice, t.steps""",
-    "player_matches": """
-SELECT p.id AS player_id, p.name AS name,
-  count(m.id) AS matches,
-  sum(CASE WHEN m.winner = s.side THEN 1 ELSE 0 END) AS won,
-  sum(CASE WHEN m.winner IS NOT NULL AND m.winner != s.side THEN 1 ELSE 0 END) AS lost,
-  sum(CASE WHEN m.winner IS NULL THEN 1 ELSE 0 END) AS unfinished
-FROM players p
-JOIN (SELECT id, white_id AS player_id, 'white' AS side FROM matches
-      UNION ALL SELECT id, black_id, 'black' FROM matches) s ON s.player_id = p.id
-JOIN matches m ON m.id = s.id
-GROUP BY p.id""",
-    # version 6: a view where a table held a row for every pair of games sharing a fingerprint
-    # (2,000 copies of one game made two million rows); a game's group is its fingerprint,
-    # indexed, and the pairs are told only when asked. ``reason`` as the table's was worded.
-    "duplicates": """
-SELECT later.id AS game_id, earlier.id AS other_id,
-  CASE
-    WHEN later.tags IS NOT earlier.tags THEN 'tags differ: ' || (
-      SELECT group_concat(name, ', ') FROM (
-        SELECT name FROM (
-          SELECT key AS name FROM json_each(later.tags)
-          UNION SELECT key FROM json_each(earlier.tags))
-        WHERE json_extract(later.tags, '$."' || name || '"')
-          IS NOT json_extract(earlier.tags, '$."' || name || '"')
-        ORDER BY name))
-      || CASE WHEN later.comments IS NOT earlier.comments THEN '; comments differ' ELSE '' END
-    WHEN later.comments IS NOT earlier.comments THEN 'comments differ'
-    ELSE 'annotations or variations differ'
-  END AS reason
-FROM games later
-JOIN games earlier ON earlier.fingerprint = later.fingerprint AND earlier.rowid < later.rowid
-WHERE later.fingerprint IS NOT NULL""",
-    "invalid_games": """
-SELECT id, white, black, date, file, error, status
-FROM games WHERE status != 'valid'""",
-}
 
 
 #: the columns of ``game_list``: what the browser's games list and home page show of a game,
@@ -248,6 +187,41 @@ def create_game_list(db: sqlite_utils.Database) -> None:
     db.execute(f"INSERT INTO game_list ({columns}) SELECT {columns} FROM games ORDER BY rowid")
 
 
+def create_game_rules(db: sqlite_utils.Database) -> None:
+    """The ``game_rules`` table (schema version 10): a row for each named ruleset a game is
+    consistent with (``games.consistent_rules`` split), keyed by ruleset so that the games
+    consistent with one are an index's range, kept by triggers on ``games`` as ``game_list`` is.
+
+    An import's ``INSERT`` of a game row that replaces one fires no delete trigger, so the
+    insert trigger clears the game's rows first.
+    """
+    db.execute(
+        "CREATE TABLE game_rules (rules TEXT NOT NULL, game_id TEXT NOT NULL, "
+        "PRIMARY KEY (rules, game_id)) WITHOUT ROWID"
+    )
+    db.execute("CREATE INDEX game_rules_game_id ON game_rules (game_id)")
+    # the space-separated names as a JSON array, read by json_each (a trigger may not use WITH)
+    names = (
+        "json_each(CASE WHEN coalesce(new.consistent_rules, '') = '' THEN '[]' "
+        "ELSE '[\"' || replace(new.consistent_rules, ' ', '\",\"') || '\"]' END)"
+    )
+    fill = f"INSERT OR IGNORE INTO game_rules (rules, game_id) SELECT value, new.id FROM {names};"
+    for event, old_id in (("INSERT", "new.id"), ("UPDATE", "old.id")):
+        db.execute(
+            f"CREATE TRIGGER game_rules_{event.lower()} AFTER {event} ON games BEGIN "
+            f"DELETE FROM game_rules WHERE game_id = {old_id}; {fill} END"
+        )
+    db.execute(
+        "CREATE TRIGGER game_rules_delete AFTER DELETE ON games BEGIN "
+        "DELETE FROM game_rules WHERE game_id = old.id; END"
+    )
+    db.execute(
+        "INSERT OR IGNORE INTO game_rules (rules, game_id) SELECT j.value, g.id FROM games g, "
+        "json_each('[\"' || replace(g.consistent_rules, ' ', '\",\"') || '\"]') j "
+        "WHERE coalesce(g.consistent_rules, '') != ''"
+    )
+
+
 #: the columns of ``matches`` (version 4): one row per match of an imported file
 MATCH_COLUMNS: dict[str, type] = {
     "id": int,
@@ -285,6 +259,35 @@ def create_matches(db: sqlite_utils.Database) -> None:
     )
     for column in ("import_id", "white_id", "black_id"):
         db.table("matches").create_index([column], if_not_exists=True)
+
+
+def create_groups(db: sqlite_utils.Database) -> None:
+    """Version 7: ``game_groups``, a row for each game in a group of printings of one game
+    (``archive/groups.py``), and the index of the games' last positions it looks them up by."""
+    db.table("game_groups").create(
+        {"game_id": str, "group_id": str},
+        pk="game_id",
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+    db.table("game_groups").create_index(["group_id"], if_not_exists=True)
+    db.table("games").create_index(["final_key"], if_not_exists=True)
+
+
+def create_player_aliases(db: sqlite_utils.Database) -> None:
+    """The ``player_aliases`` table (version 8): a spelling's lookup key made another player's.
+
+    Keyed by the spelling's ``normalised`` name rather than by a players row, so that the merge
+    outlives the rows it joined: an import or a rebuild looks each name up here before
+    ``players`` (``store.Store.name_id``), and the games of every spelling point at one id.
+    """
+    db.table("player_aliases").create(
+        {"normalised": str, "name": str, "player_id": int, "merged": str},
+        pk="normalised",
+        foreign_keys=[("player_id", "players", "id")],
+        if_not_exists=True,
+    )
+    db.table("player_aliases").create_index(["player_id"], if_not_exists=True)
 
 
 def create_views(db: sqlite_utils.Database, replace: bool = False) -> None:
@@ -349,6 +352,8 @@ def create_schema(db: sqlite_utils.Database) -> None:
     )
     db.table("occurrences").create_index(["game_id"])
     create_matches(db)
+    create_groups(db)
+    create_player_aliases(db)
     db.table("imports").create_index(["sha256"])
     db.table("games").enable_fts(
         ["white", "black", "event", "site", "source", "comments"], create_triggers=True
@@ -357,4 +362,6 @@ def create_schema(db: sqlite_utils.Database) -> None:
         db.table(table).enable_fts(["name"], create_triggers=True)
     create_views(db)
     create_game_list(db)
+    create_decisions(db)
+    create_game_rules(db)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

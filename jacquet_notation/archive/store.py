@@ -18,9 +18,10 @@ import sqlite_utils
 
 from ..errors import JacquetError
 from ..notation import READER
-from ..position import Position
+from .decisions import INSERT as INSERT_DECISIONS
 from .names import normalise_name
 from .plays import NOTE_COLUMNS, PLY_COLUMNS, PLY_KEY_INDEXES
+from .plays import share_positions as share_positions
 from .rows import DerivedGame, GameRow
 from .schema import GAME_COLUMNS
 
@@ -265,51 +266,6 @@ def build_key_indexes(conn: Connection) -> None:
         conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON plies ({column}){where}")
 
 
-#: the positions of the games from a number on that more than one game reaches, with the number
-#: of games reaching each (both key indexes: a position is reached by a play, or is the one a
-#: game's first play, or the play after a missing one, is made from)
-_SHARED_SQL = """
-INSERT INTO shared_positions (key, games)
-SELECT key, reached FROM (
-  SELECT key, (SELECT count(*) FROM (SELECT game FROM plies WHERE key_after = k.key
-                                     UNION SELECT game FROM plies WHERE before = k.key))
-              AS reached
-  FROM (SELECT key_after AS key FROM plies WHERE game >= ?1 AND key_after IS NOT NULL
-        UNION SELECT before FROM plies WHERE game >= ?1 AND before IS NOT NULL) k)
-WHERE reached > 1
-ON CONFLICT (key) DO UPDATE SET games = excluded.games"""
-
-
-def share_positions(conn: Connection, first: int) -> None:
-    """Give a row of ``shared_positions`` to every position the games numbered from ``first``
-    reach that more than one game reaches (or count its games again), once their plies are in.
-
-    Called once a file (and once a rebuild, from 0): the positions one game reaches (98.5% in
-    self-play) have no row, and a key's games are counted by its two indexes rather than by an
-    upsert a play. The turn, pips and men off of a new row are read from its key.
-    """
-    conn.execute(_SHARED_SQL, (first,))
-    new = [row[0] for row in conn.execute("SELECT key FROM shared_positions WHERE turn IS NULL")]
-    stats = []
-    for key in new:
-        position = Position.from_key(key)
-        stats.append(
-            (
-                position.turn,
-                position.pips("white"),
-                position.pips("black"),
-                position.off("white"),
-                position.off("black"),
-                key,
-            )
-        )
-    conn.executemany(
-        "UPDATE shared_positions SET turn = ?, white_pips = ?, black_pips = ?, white_off = ?, "
-        "black_off = ? WHERE key = ?",
-        stats,
-    )
-
-
 # --------------------------------------------------------------------------------------------
 # Games
 
@@ -346,6 +302,11 @@ class Store:
             }
             for table in ("players", "events", "sources")
         }
+        # a merged spelling (docs/archive.md, "One player, many spellings") finds its player
+        self.names["players"].update(
+            (str(name), int(id_))
+            for name, id_ in self.conn.execute("SELECT normalised, player_id FROM player_aliases")
+        )
 
     def name_id(self, table: str, name: str | None) -> int | None:
         """The id of a player, event or source, inserting it the first time it is seen.
@@ -366,6 +327,11 @@ class Store:
             ).fetchone()
             found = cache[key] = returned_id(inserted)
         return found
+
+    def known_id(self, table: str, name: str) -> int | None:
+        """The id ``name`` has in ``table`` (a merged spelling: its player's), None if it has
+        none: :meth:`name_id`'s lookup, without the insertion."""
+        return self.names[table].get(normalise_name(name))
 
     def resolve_names(self, game: GameRow) -> None:
         """Set the ids of a game row's players, event and source (inserting new names)."""
@@ -411,6 +377,9 @@ class Store:
             [(number, derived.id) for number, derived in numbered],
         )
         self.insert_plies_of(numbered)
+        decisions = [row for derived in new for row in derived.decisions]
+        if decisions:
+            self.conn.executemany(INSERT_DECISIONS, decisions)
         return new
 
     def next_number(self) -> int:

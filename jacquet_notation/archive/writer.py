@@ -26,6 +26,7 @@ from ..match import GameSummary
 from ..notation import GameChunk
 from ..rules import Rules
 from . import store
+from .groups import refresh_groups
 from .matches import refresh_matches
 from .messages import (
     Abort,
@@ -209,6 +210,7 @@ class _Session:
                 return self.refuse()
             store.finish_import(self.conn, self.import_id, games, total, self.added, problem)
             refresh_matches(self.conn, self.import_id)
+            refresh_groups(self.conn, self.import_id)
             self.conn.execute("COMMIT")
             return Finished(self.added, self.counts, self.messages)
         except Exception as error:

@@ -13,6 +13,7 @@ from ..board_terms import Side
 from ..errors import JacquetError, PositionError
 from ..numerals import ascii_int
 from ..position import MEN, Position
+from ..position_specs import read_spec
 from ..rules import RULESET_NAMES, Rules
 
 
@@ -30,9 +31,10 @@ def setup_position(setup: object) -> dict[str, Any]:
 
     ``setup``: ``rules`` (a ruleset's name), ``turn``, ``white`` and ``black`` (men by point in
     **White's** numbering, as the board is drawn), ``white_bar``, ``black_bar``; the men not
-    placed are borne off. With ``"start": true`` the rules' opening position instead. The answer
-    has ``key``, ``tag``, both sides' men again in White's numbering, and ``problem``: why the
-    rules forbid the position (None when they allow it), so that men can be placed one at a time
+    placed are borne off. With ``"start": true`` the rules' opening position instead; with
+    ``"spec"`` the position a SPEC gives (a key, a gnubg ID, an XGID: ``position_specs``). The
+    answer has ``key``, ``tag``, both sides' men again in White's numbering, and ``problem``: why
+    the rules forbid the position (None when they allow it), so that men can be placed one at a time
     through positions that are not yet legal. More than 15 men, or both sides on one point, is an
     ``error`` (no key).
     """
@@ -47,6 +49,11 @@ def setup_position(setup: object) -> dict[str, Any]:
         return {"error": f"turn must be white or black, not {turn!r}"}
     if setup.get("start"):
         position = Position.start(rules).with_turn(turn)
+    elif "spec" in setup:
+        try:
+            position = read_spec(str(setup["spec"]), rules, turn).position
+        except JacquetError as error:
+            return {"error": error.message}
     else:
         try:
             position = Position.from_counts(

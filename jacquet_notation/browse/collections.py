@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 
 from ..position import SIDES
 from ..wording import plural
+from .citations import PAGE_FIELD, PAGE_ORDER, source_citation
 from .names import game_label, spell_players
 from .shared import (
     PAGE_ROWS,
@@ -234,6 +235,7 @@ async def _listed_games(
     row: dict[str, Any],
     order: str,
     here: str,
+    fields: str = _GAME_FIELDS,
 ) -> dict[str, Any]:
     """What an event's and a source's pages share: a page of the games whose ``column``
     (``event_id`` or ``source_id``) is the ``row``'s id, in ``order``, each linked, with the
@@ -241,7 +243,7 @@ async def _listed_games(
     page = page_number(request)
     games = await query_rows(
         db,
-        f"select {_GAME_FIELDS} from games left join events on events.id = games.event_id "
+        f"select {fields} from games left join events on events.id = games.event_id "
         f"where games.{column} = :id order by {order} limit :limit offset :offset",
         {"id": row["id"], "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
     )
@@ -340,12 +342,15 @@ async def source_view(datasette: Any, request: Any) -> Response:
             [source["id"]],
         )
     )[0]
-    # in the order the source gives them: the order of import, then of the file
-    order = "games.import_id, games.game_index, games.id"
+    # in the order the source gives them: by page or plate, then the order of import and file
     here = source_url(datasette, name, source["id"])
+    fields = f"{_GAME_FIELDS}, {PAGE_FIELD}"
     context = {
-        **await _listed_games(datasette, request, db, name, "source_id", source, order, here),
+        **await _listed_games(
+            datasette, request, db, name, "source_id", source, PAGE_ORDER, here, fields
+        ),
         "source": source,
+        "cited": await source_citation(db, source["id"]),
         "summary": summary,
     }
     return Response.html(

@@ -38,7 +38,7 @@ from ..notation import parse_games
 from ..numerals import ascii_int
 from ..position import Position
 from ..record import GameRecord, Span
-from ..replay import ReplayedGame, ReplayedPly, replay
+from ..replay import ReplayedGame, ReplayedPly, infer, replay
 from ..reporting import error_detail
 from ..rules import RULESET_NAMES
 from .board_setup import Refused, setup_position
@@ -266,7 +266,13 @@ def check_text(text: str, line: int = 1, column: int = 1) -> dict[str, Any]:
         chosen = _salvage(text, chosen.record) or chosen
     if chosen is None:
         start = Position.start()
-        return {"errors": errors, "plies": [], "start": start.key(), "cursor": _no_cursor()}
+        return {
+            "errors": errors,
+            "plies": [],
+            "start": start.key(),
+            "cursor": _no_cursor(),
+            "rules": None,
+        }
     plies = [_ply(ply) for ply in chosen.plies]
     start_position = chosen.plies[0].before if chosen.plies else chosen.final
     at, stopped, stopped_before = None, False, False
@@ -279,7 +285,18 @@ def check_text(text: str, line: int = 1, column: int = 1) -> dict[str, Any]:
         "plies": plies,
         "start": start_position.key(),
         "cursor": _cursor_answer(at, chosen, stopped) if at is not None else _no_cursor(),
+        "rules": _rules_answer(chosen.record),
     }
+
+
+def _rules_answer(record: GameRecord) -> dict[str, Any]:
+    """Which named rulesets the game at the cursor fits so far (``jacquet infer``), under the
+    check's deadline like the rest: the JSON of ``infer --json`` and its one-line sentence."""
+    inference = infer(record)
+    answer = inference.to_json()
+    answer["scoring_only"] = [list(twins) for twins in inference.scoring_only]
+    answer["sentence"] = inference.sentence()
+    return answer
 
 
 def _game_at(games: list[ReplayedGame], cursor: _Cursor) -> ReplayedGame | None:

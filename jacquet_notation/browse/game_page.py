@@ -19,14 +19,17 @@ from ..board_terms import Side
 from ..match import cube_after_each
 from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import Position
-from ..stored_text import unpack
+from .analysis import game_analysis
+from .compare import also_in
 from .drawing import BOARD_WIDTH, diagram, dice_text
 from .matches import game_ending, game_in_match
 from .names import spell_players
+from .pictures import race_chart
 from .plies import ply_caption, sheet_text, sound_turns, stop_note
-from .shared import checked_archive, footer_metadata, one_row, query_rows
+from .shared import checked_archive, footer_metadata, one_row, query_rows, record_text
 from .urls import (
     board_url,
+    compare_url,
     event_url,
     game_url,
     optional_url,
@@ -35,14 +38,6 @@ from .urls import (
     source_url,
     static_url,
 )
-
-
-def _record_text(stored: Any) -> str | None:
-    """The record's text as read (kept packed since version 7); None for a damaged cell."""
-    try:
-        return unpack(stored) if isinstance(stored, str | bytes) else None
-    except ValueError:
-        return None
 
 
 async def game_view(datasette: Any, request: Any) -> Response:
@@ -59,7 +54,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         name,
     )
     await spell_players(db, [game])
-    game["original"] = _record_text(game.get("original"))
+    game["original"] = record_text(game.get("original"))
     turns = await query_rows(
         db,
         "select ply, turn, side, dice, written, steps, pips, key_before, key_after, "
@@ -106,6 +101,10 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "options": _options(game.get("options")),
         "courier": _has_courier(game),
         "shares": await _sharing(datasette, db, name, game),
+        "race_chart": race_chart(states, turns),
+        "also": await also_in(datasette, db, name, game_id),
+        "compare_url": compare_url(datasette, name, game_id),
+        "analysis": await game_analysis(db, game, turns),
     }
     return Response.html(
         await datasette.render_template("jacquet/game.html", context, request=request)

@@ -17,10 +17,12 @@ from typing import Any
 from datasette.utils.asgi import Response
 
 from ..numerals import ascii_int
+from ..rules import RULESET_NAMES
 from .drawing import CELL_WIDTH
 from .names import game_label, spell_players
+from .position_lookup import spec_key, stored_key
 from .shared import checked_archive, footer_metadata, kept
-from .urls import board_prefix, game_url, games_list_url, player_url, table_url
+from .urls import board_prefix, game_url, games_list_url, player_url, position_url, table_url
 
 #: games a page of the list
 LIST_ROWS = 50
@@ -58,6 +60,8 @@ class Filters:
     rules: str | None = None
     status: str | None = None
     result: str | None = None
+    #: a named ruleset every play of the game fits (game_rules, schema version 10)
+    consistent: str | None = None
     q: str | None = None
     sort: str = DEFAULT_SORT
     page: int = 1
@@ -76,6 +80,7 @@ class Filters:
             "rules": self.rules,
             "status": self.status,
             "result": self.result,
+            "consistent": self.consistent,
             "sort": None if self.sort == DEFAULT_SORT else self.sort,
             "page": None if self.page == 1 else self.page,
         }
@@ -110,6 +115,11 @@ def read_filters(args: Any) -> Filters:
     for name in EXACT:
         value = (args.get(name) or "").strip()
         setattr(filters, name, value[:100] or None)
+    consistent = (args.get("consistent") or "").strip().lower()
+    if consistent in RULESET_NAMES:
+        filters.consistent = consistent
+    elif consistent:
+        notes.append(f"consistent with: {consistent[:40]!r} is not a named ruleset: ignored")
     q = (args.get("q") or "").strip()
     filters.q = q[:200] or None
     sort = args.get("sort") or DEFAULT_SORT
@@ -152,6 +162,10 @@ def where(filters: Filters, *, exact: bool = True) -> tuple[str, dict[str, Any]]
         if value is not None and exact:
             clauses.append(f"{name} = :{name}")
             params[name] = value
+    if filters.consistent is not None:
+        # a range of game_rules' key: the games consistent with one ruleset, read by index
+        clauses.append("id in (select game_id from game_rules where rules = :consistent)")
+        params["consistent"] = filters.consistent
     if filters.q:
         query = _fts_query(filters.q)
         if query:
@@ -257,34 +271,64 @@ def _headers(link: Callable[..., str], sort: str) -> list[dict[str, str]]:
     return headers
 
 
-async def games_list_view(datasette: Any, request: Any) -> Response:
-    """``/DB/-/games``: a page of the games the filters choose, sorted, with their counts."""
-    db, name = await checked_archive(datasette, request, ("games",))
-    source = await list_source(db)
-    filters = read_filters(request.args)
+async def _keep_consistent(db: Any, filters: Filters) -> None:
+    """The ``consistent`` filter dropped, with a note, on an archive without ``game_rules``
+    (older than schema version 10, served as it is)."""
+    if filters.consistent is not None and not await db.table_exists("game_rules"):
+        filters.notes.append(
+            "this archive does not keep the rulesets its games are consistent with "
+            "(schema version 10; jacquet archive --rebuild): shown without that filter"
+        )
+        filters.consistent = None
+
+
+async def _position_searched(datasette: Any, db: Any, name: str, q: str) -> Response | None:
+    """The search box given a position's key, gnubg ID or XGID that a game reached: its page
+    (else None, and the words are searched as ever: a name may look like an ID)."""
+    key = spec_key(q)
+    if key is None or not await stored_key(db, key):
+        return None
+    return Response.redirect(position_url(datasette, name, key))
+
+
+async def _counted(
+    db: Any, source: str, filters: Filters, with_counts: bool
+) -> tuple[int, list[dict[str, Any]]]:
+    """How many games the filters choose, and (``with_counts``) the groups every filter's
+    counts are read from; a search the FTS index cannot take is noted and counts nothing."""
     clause, params = where(filters)
-    with_counts = request.args.get("counts", "1") != "0"
-    groups: list[dict[str, Any]] = []
     try:
-        if with_counts:
-            # one pass for the total and every filter's counts: the games matching all but the
-            # exact filters, grouped by those (a few hundred groups at most)
-            loose, loose_params = where(filters, exact=False)
-            columns = ", ".join(COUNTED)
-            groups = await kept_rows(
-                db,
-                f"select {columns}, count(*) as n from {source}{loose} group by {columns}",
-                loose_params,
-            )
-            total = sum(row["n"] for row in groups if _matches(row, filters, None))
-        else:
-            total = (await kept_rows(db, f"select count(*) as n from {source}{clause}", params))[0][
-                "n"
-            ]
+        if not with_counts:
+            rows = await kept_rows(db, f"select count(*) as n from {source}{clause}", params)
+            return rows[0]["n"], []
+        # one pass for the total and every filter's counts: the games matching all but the
+        # exact filters, grouped by those (a few hundred groups at most)
+        loose, loose_params = where(filters, exact=False)
+        columns = ", ".join(COUNTED)
+        groups = await kept_rows(
+            db,
+            f"select {columns}, count(*) as n from {source}{loose} group by {columns}",
+            loose_params,
+        )
+        return sum(row["n"] for row in groups if _matches(row, filters, None)), groups
     except sqlite3.OperationalError as error:
         # a search the FTS index cannot take, say: the list says so and shows no games
         filters.notes.append(f"the search could not be run: {error}")
-        total = 0
+        return 0, []
+
+
+async def games_list_view(datasette: Any, request: Any) -> Response:
+    """``/DB/-/games``: a page of the games the filters choose, sorted, with their counts."""
+    db, name = await checked_archive(datasette, request, ("games",))
+    found = await _position_searched(datasette, db, name, request.args.get("q", ""))
+    if found is not None:
+        return found
+    source = await list_source(db)
+    filters = read_filters(request.args)
+    await _keep_consistent(db, filters)
+    clause, params = where(filters)
+    with_counts = request.args.get("counts", "1") != "0"
+    total, groups = await _counted(db, source, filters, with_counts)
     pages = max(1, (total + LIST_ROWS - 1) // LIST_ROWS)
     if filters.page > pages:
         filters.notes.append(f"there are {pages} pages: showing the last")
@@ -350,6 +394,7 @@ async def games_list_view(datasette: Any, request: Any) -> Response:
         "all_columns_url": table_url(datasette, name, "games"),
         "action": games_list_url(datasette, name, {}),
         "thumb_width": THUMB_WIDTH,
+        "ruleset_names": RULESET_NAMES,
     }
     return Response.html(
         await datasette.render_template("jacquet/games.html", context, request=request)

@@ -13,9 +13,11 @@ from typing import Any
 
 from datasette.utils.asgi import NotFound, Request, Response
 
+from .citations import cite_sources
 from .games_list import THUMB_WIDTH, kept_rows, list_source
 from .metadata import DEFAULT_TITLE
 from .names import spell_players
+from .pictures import home_charts
 from .shared import checked_archive, footer_metadata
 from .urls import (
     board_prefix,
@@ -126,9 +128,16 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
         "where year is not null group by decade order by decade",
         {},
     )
+    per_year = await kept_rows(
+        db,
+        f"select year, count(*) as n from {source} where year is not null "
+        "group by year order by year",
+        {},
+    )
     players = await _top(db, source, "player", "players")
     events = await _top(db, source, "event_id", "events")
     sources = await _top(db, source, "source_id", "sources")
+    sources = await cite_sources(db, sources, kept_rows)
     recent = await _recent_games(datasette, db, name, source)
     imports = await _recent_imports(datasette, db, name)
     context = {
@@ -167,6 +176,7 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
         "matches_url": table_url(datasette, name, "matches"),
         "database_url": str(datasette.urls.database(name)),
         "thumb_width": THUMB_WIDTH,
+        "charts": home_charts(per_year, rulesets),
     }
     return Response.html(
         await datasette.render_template("jacquet/home.html", context, request=request)

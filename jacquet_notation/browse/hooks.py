@@ -15,10 +15,12 @@ from datasette import hookimpl as _datasette_hookimpl
 from datasette.views.base import DatasetteError
 from markupsafe import Markup, escape
 
+from ..bibliography import page_order
 from ..position import KEY_CHARACTER_CLASS, Position
 from ..stored_text import unpack
 from ..wording import plural
 from .collections import event_view, source_view
+from .compare import compare_view
 from .desk import CHECK_PATH, DESK_PATH, check_view, desk_view
 from .drawing import CELL_WIDTH, diagram, is_key
 from .game_page import game_view
@@ -28,6 +30,7 @@ from .json_cells import JSON_COLUMNS, json_cell
 from .limits import VALUE_LIMIT, RowBudget, authorize
 from .matches import match_view
 from .player_page import player_view
+from .position_lookup import position_lookup_view
 from .position_page import board_view, position_view
 from .reopening import reopen_when_replaced
 from .urls import (
@@ -236,6 +239,8 @@ def prepare_connection(conn: sqlite3.Connection, database: str, datasette: Any) 
     if database == "_internal":
         return  # Datasette's own catalogue, never a visitor's
     conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, VALUE_LIMIT)
+    # the source page's order of pages and plates, one definition (docs/browse.md)
+    conn.create_function("jacquet_page_order", 1, page_order, deterministic=True)
     conn.set_authorizer(authorize)
     conn.row_factory = RowBudget()
 
@@ -275,10 +280,12 @@ def register_routes() -> list[tuple[str, Any]]:
     return [
         (rf"^{BOARD_PATH}(?P<key>{KEY_CHARACTER_CLASS}{{1,32}})\.svg$", board_view),
         (r"^/(?P<database>[^/]+)/-/game/(?P<game_id>[^/]+)$", game_view),
+        (r"^/(?P<database>[^/]+)/-/compare/(?P<game_id>[^/]+)$", compare_view),
         (
             rf"^/(?P<database>[^/]+)/-/position/(?P<key>{KEY_CHARACTER_CLASS}{{1,32}})$",
             position_view,
         ),
+        (r"^/(?P<database>[^/]+)/-/position$", position_lookup_view),
         (r"^/(?P<database>[^/]+)/-/player/(?P<player_id>[0-9]+)$", player_view),
         (r"^/(?P<database>[^/]+)/-/match/(?P<match_id>[0-9]+)$", match_view),
         # the front door: the archive's home at / (before Datasette's own index) and the list

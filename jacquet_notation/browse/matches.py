@@ -17,6 +17,7 @@ from datasette.utils.asgi import Response
 from ..board_terms import Side, side_name
 from ..match import ENDINGS, Outcome, cube_after_each, ending_text, is_crawford_game
 from ..numerals import ascii_int
+from .analysis import match_analysis
 from .names import spell_players
 from .shared import checked_archive, footer_metadata, one_row, url_row_id
 from .urls import game_url, match_url, optional_url, player_url, table_url
@@ -154,6 +155,7 @@ async def match_view(datasette: Any, request: Any) -> Response:
         "white_url": optional_url(player_url, datasette, name, match.get("white_id")),
         "black_url": optional_url(player_url, datasette, name, match.get("black_id")),
         "row_url": f"{table_url(datasette, name, 'matches')}/{match_id}",
+        "analysis": await match_analysis(db, [g["id"] for g in games if not g.get("missing")]),
     }
     return Response.html(
         await datasette.render_template("jacquet/match.html", context, request=request)

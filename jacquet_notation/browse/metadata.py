@@ -16,209 +16,10 @@ from typing import Any
 
 from .. import __version__
 from ..position import Position
-from .stored_metadata import STORED_COLUMNS, STORED_TABLES
+from .column_notes import COLUMNS as COLUMNS
+from .stored_metadata import STORED_TABLES
 
 SOURCE_URL = "https://github.com/jacquet-notation/jacquet-notation"
-
-#: every column of every table and view of the archive, described (docs/archive.md has more)
-COLUMNS: dict[str, dict[str, str]] = {
-    "games": {
-        "id": "The game's identity: the first 16 hex digits of the SHA-256 of its canonical text "
-        "(importing the same game twice adds nothing)",
-        "event_id": "The event (tournament, match, book chapter) it was played in",
-        "site": "Where it was played, as written",
-        "event": "The event as written",
-        "date": "ISO date; unknown parts kept as ?? (1818-??-??); empty when wholly unknown",
-        "date_written": "The Date tag as written",
-        "year": "The year alone, for faceting; empty when unknown",
-        "round": "Round, as written",
-        "white_id": "The White player",
-        "black_id": "The Black player",
-        "white": "White's name as written",
-        "black": "Black's name as written",
-        "rules": "The ruleset the game was replayed under",
-        "options": "Every rules option, as JSON",
-        "source_id": "The book, manuscript or collection the record comes from",
-        "source": "The source as written",
-        "tags": "Every tag of the record, as JSON, in the record's order",
-        "transcriber": "Who transcribed the record",
-        "annotator": "Who annotated it",
-        "result": "The result as written (2-0, 0-1, * for unfinished)",
-        "computed_result": "The result by the rules, from the final position (empty if unfinished)",
-        "status": "valid, invalid (an illegal play or a wrong result) or unreadable (syntax)",
-        "error": "The first error, one line",
-        "errors": "Every error, as JSON: kind, line, column, message, suggestions",
-        "turns": "Number of turns (a White and a Black play)",
-        "plies": "Number of plays in the main line",
-        "winner": "white, black, or empty while unfinished",
-        "points": "Points the winner scored",
-        "final_key": "The position after the last legal play (a diagram)",
-        "comments": "Every comment of the game, one per line",
-        "fingerprint": "Hash of the players and the plays, shared by near-duplicate transcriptions",
-        "canonical": "The record in canonical notation",
-        "original": "The record exactly as it was read (a match game: the header, then its lines)",
-        "gap": "Lines of the file a match game's original leaves out after the header",
-        "file": "The file it was imported from",
-        "game_index": "Its place in that file (1 = first)",
-        "line": "The line of that file where it starts",
-        "import_id": "The import that brought it in",
-        "start_key": "The position a [Position] tag set the game to start from; empty: the start",
-        "ending": "How it ended: borne-off, drop, resignation or unfinished",
-    },
-    "turns": {
-        "game_id": "The game",
-        "ply": "1-based index of the play in the main line",
-        "turn": "Turn number as the score sheet counts it",
-        "side": "white or black",
-        "dice": "The roll, high die first (6-5)",
-        "written": "The play as written in the record",
-        "steps": "The play resolved into single steps (24/18 18/13); empty if illegal",
-        "pips": "Pips moved",
-        "key_before": "The position the play was made from (a diagram)",
-        "key_after": "The position it reached (a diagram); empty if the play was illegal",
-        "annotation": "An annotation such as ! or ?",
-        "nags": "Numeric annotation glyphs",
-        "comment": "The annotator's comment",
-        "error": "Why the play is illegal, if it is",
-        "opponent_steps": (
-            "Every die is used (Versailles): the dice the mover could not use, played by the "
-            "opponent in its own numbering (24/23); empty when none"
-        ),
-        "cube": "A cube action (backgammon): double 2, take, drop, beaver 4; empty for a roll",
-    },
-    "matches": {
-        "id": "Match number",
-        "import_id": "The import of the file that holds it",
-        "file": "That file",
-        "match_id": "The match's id as its file gives it (a server's)",
-        "site": "Where it was played",
-        "white_id": "Player 1 (White)",
-        "black_id": "Player 2 (Black)",
-        "white": "Player 1's name",
-        "black": "Player 2's name",
-        "length": "Points to win the match",
-        "crawford": "1 when the Crawford rule is on",
-        "games": "Its games' ids, in order",
-        "game_count": "How many games the file gives",
-        "score_white": "Player 1's score after the last game",
-        "score_black": "Player 2's score after the last game",
-        "winner": "The side that reached the length; empty if unfinished",
-        "status": "valid, or invalid when a game is or the games disagree with one another",
-        "errors": "The match's errors across games (score, Crawford, after the end)",
-    },
-    "player_matches": {
-        "player_id": "The player",
-        "name": "The player's name",
-        "matches": "Matches played",
-        "won": "Matches won",
-        "lost": "Matches lost",
-        "unfinished": "Matches unfinished in their files",
-    },
-    "positions": {
-        "key": "The position's key, drawn as a diagram",
-        "turn": "The side to move",
-        "white_pips": "Pips White still has to travel",
-        "black_pips": "Pips Black still has to travel",
-        "white_off": "Men White has borne off",
-        "black_off": "Men Black has borne off",
-        "games": "How many distinct games reach this position",
-    },
-    **STORED_COLUMNS,
-    "players": {
-        "id": "Player number",
-        "name": "The name as first written",
-        "normalised": "The name normalised for matching (case, spacing)",
-    },
-    "events": {
-        "id": "Event number",
-        "name": "The event's name as first written",
-        "normalised": "The name normalised for matching",
-    },
-    "sources": {
-        "id": "Source number",
-        "name": "The source as first written",
-        "normalised": "The name normalised for matching",
-    },
-    "imports": {
-        "id": "Import number",
-        "path": "The file imported",
-        "sha256": "SHA-256 of the file's bytes (an unchanged file is skipped)",
-        "started": "When the import started (UTC)",
-        "finished": "When it finished; empty if it was interrupted",
-        "games": "Games read",
-        "valid": "Valid games",
-        "invalid": "Games with an illegal play or a wrong result",
-        "unreadable": "Games that could not be read",
-        "status": "How the import ended: complete, or unreadable",
-        "error": "Why the file could not be read, if it could not",
-        "new_games": "Games this import added to the archive",
-        "reader": "The reader that read the file (another reader's games are read again)",
-    },
-    "occurrences": {
-        "import_id": "The import",
-        "game_index": "The game's place in the imported file",
-        "game_id": "The game (the same game may occur in several files)",
-        "line": "The line of the file where it starts",
-    },
-    "duplicates": {
-        "game_id": "The later of two near-duplicate transcriptions",
-        "other_id": "The earlier one",
-        "reason": "What differs between them",
-    },
-    "player_records": {
-        "player_id": "The player",
-        "name": "The player's name",
-        "games": "Games played",
-        "wins": "Games won",
-        "losses": "Games lost",
-        "points_won": "Points won",
-        "points_lost": "Points lost",
-    },
-    "head_to_head": {
-        "player_id": "The player",
-        "opponent_id": "The opponent",
-        "player": "The player's name",
-        "opponent": "The opponent's name",
-        "games": "Games between them",
-        "wins": "Games the player won",
-        "points": "Points the player won",
-    },
-    "opening_rolls": {
-        "dice": "The first roll of the game",
-        "first_play": "The play made with it",
-        "games": "Games opening so",
-        "white_wins": "Of those, games White won",
-        "black_wins": "Of those, games Black won",
-        "unfinished": "Of those, games left unfinished",
-    },
-    "game_list": {
-        "id": "The game",
-        "date": "ISO date; unknown parts kept as ??",
-        "year": "The year alone; empty when unknown",
-        "event_id": "The event",
-        "event": "The event as written",
-        "source_id": "The source",
-        "white_id": "The White player",
-        "white": "White's name as written",
-        "black_id": "The Black player",
-        "black": "Black's name as written",
-        "result": "The result as written",
-        "rules": "The ruleset the game was replayed under",
-        "plies": "Number of plays in the main line",
-        "status": "valid, invalid or unreadable",
-        "final_key": "The position after the last legal play (a diagram)",
-        "import_id": "The import that brought it in",
-    },
-    "invalid_games": {
-        "id": "The game",
-        "white": "White's name",
-        "black": "Black's name",
-        "date": "The date",
-        "file": "The file it came from",
-        "error": "The first error",
-        "status": "invalid or unreadable",
-    },
-}
 
 _TABLES: dict[str, dict[str, Any]] = {
     "games": {
@@ -296,9 +97,24 @@ _TABLES: dict[str, dict[str, Any]] = {
         "silently.",
         "sort_desc": "id",
     },
+    "player_aliases": {
+        "title": "Player spellings",
+        "description": "Spellings merged into another player (jacquet players --merge): "
+        "their games count as his.",
+    },
     "occurrences": {
         "title": "Occurrences",
         "description": "Every game of every imported file, even one already in the archive.",
+    },
+    "decisions": {
+        "title": "Analysed decisions",
+        "description": "What an analyser (eXtreme Gammon, gnubg) wrote of each decision of a "
+        "game: the options it weighed, the one chosen, the equity lost, the luck.",
+    },
+    "game_groups": {
+        "title": "One game, many books",
+        "description": "Printings of one game: the same plays under other tags, or a fragment "
+        "or shorter record contained in a longer one; a row a game in a group.",
     },
     "duplicates": {
         "title": "Near-duplicates",
@@ -326,6 +142,14 @@ _TABLES: dict[str, dict[str, Any]] = {
         "sort_desc": "date",
     },
     **STORED_TABLES,
+    "game_rules": {
+        "title": "Games by consistent ruleset",
+        "description": "A row for each named ruleset a game's every play fits, kept from the "
+        "games table by triggers, so that the games list's 'consistent with' filter reads an "
+        "index.",
+        # the games list's filter is its face; the table stays reachable for SQL
+        "hidden": True,
+    },
     "invalid_games": {
         "title": "Invalid games",
         "description": "Games with an illegal play, a wrong result or a syntax error.",

@@ -13,7 +13,9 @@ from typing import Any
 from datasette.utils.asgi import Response
 
 from ..board_terms import Side, side_name
+from .analysis import player_analysis
 from .names import game_label, spell_players
+from .pictures import player_years_chart
 from .shared import (
     PAGE_ROWS,
     checked_archive,
@@ -24,6 +26,7 @@ from .shared import (
     query_rows,
     url_row_id,
 )
+from .spellings import player_spellings
 from .urls import event_url, game_url, games_list_url, match_url, optional_url, player_url
 
 
@@ -65,10 +68,13 @@ async def player_view(datasette: Any, request: Any) -> Response:
             param="opponents",
             total=opponents[0]["total"] if opponents else None,
         ),
+        "spellings": await player_spellings(datasette, db, name, player_id),
         "games": games,
         "page": page,
         **page_links(here, page, more, total=record["games"]),
         "list_url": games_list_url(datasette, name, {"player": player_id}),
+        "years_chart": await player_years_chart(db, player_id),
+        "analysis": await player_analysis(db, player_id),
     }
     return Response.html(
         await datasette.render_template("jacquet/player.html", context, request=request)

@@ -19,6 +19,7 @@ from markupsafe import Markup
 from ..board_terms import Side, side_name
 from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import SIDES, Position
+from ..position_ids import gnubg_id, xgid
 from .drawing import BOARD_WIDTH, diagram, dice_text, rings_a_courier
 from .names import game_label, spell_players
 from .plies import ply_caption, sound_turn
@@ -31,7 +32,7 @@ from .shared import (
     page_number,
     query_rows,
 )
-from .urls import game_url, optional_url, player_url, position_url
+from .urls import game_url, optional_url, player_url, position_url, static_url
 
 
 async def board_view(request: Any) -> Response:
@@ -99,6 +100,10 @@ async def position_view(datasette: Any, request: Any) -> Response:
         "metadata": footer_metadata(datasette, name),
         "database": name,
         "key": key,
+        "ids": {"gnubg_id": gnubg_id(position), "xgid": xgid(position)}
+        if position.direction == "opposite"
+        else None,
+        "copy_script_url": static_url(datasette, "copy.js"),
         "position": position,
         "turn": side_name(position.turn),
         "heading": _position_heading(position, reached[0] if reached else None),

@@ -86,3 +86,9 @@ def source_url(datasette: Any, database: str, source_id: int | str) -> str:
 def match_url(datasette: Any, database: str, match_id: int | str) -> str:
     """A match's page (``/DB/-/match/ID``, :mod:`.matches`): its games, scores and ending."""
     return f"{_database_path(datasette, database)}/-/match/{quote(str(match_id), safe='')}"
+
+
+def compare_url(datasette: Any, database: str, game_id: str, other_id: str | None = None) -> str:
+    """The comparison page of a game (``/DB/-/compare/ID``, :mod:`.compare`), with another."""
+    url = f"{_database_path(datasette, database)}/-/compare/{quote(str(game_id), safe='')}"
+    return url if other_id is None else f"{url}?{urlencode({'with': other_id})}"

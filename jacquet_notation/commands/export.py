@@ -102,8 +102,21 @@ def _records(paths: Sequence[str], encoding: str) -> Iterator[GameRecord]:
     help="Write the backgammon games as a match file (.mat, as gnubg reads it); OUT an existing"
     " folder: one file a match, named by the match.",
 )
+@click.option(
+    "--sgf",
+    "sgf_out",
+    metavar="OUT",
+    help="Write the backgammon games as gnubg's SGF (as gnubg's load match reads it); OUT an"
+    " existing folder: one file a match, named by the match.",
+)
 @click.option("--rules", "ruleset", type=click.Choice(RULESET_NAMES), help="Force a ruleset.")
 @click.option("--encoding", default="utf-8", show_default=True, help="e.g. latin-1.")
+@click.option(
+    "--players",
+    "players_db",
+    metavar="DB",
+    help="Name in the XML the players the archive DB merged from several spellings.",
+)
 @click.option(
     "--no-source-text",
     is_flag=True,
@@ -114,9 +127,11 @@ def export(
     xml_out: str | None,
     html_out: str | None,
     mat_out: str | None,
+    sgf_out: str | None,
     ruleset: str | None,
     encoding: str,
     no_source_text: bool,
+    players_db: str | None,
 ) -> None:
     """Export every game of PATHS (files, folders, or - for stdin) as XML, HTML or a match file.
 
@@ -127,35 +142,46 @@ def export(
     a file, or each match to its own file in a folder, named by its players, length and date.
     Exit 0 when every game is valid, 1 when any is invalid or unreadable (the export is written
     all the same, but --mat writes nothing when a game cannot be a match file's), 2 for a usage
-    or I/O error (nothing is written).
+    or I/O error (nothing is written). --sgf is --mat's twin for gnubg's SGF (docs/notation.md,
+    "gnubg's SGF"), with the same names (ending .sgf) and exit codes.
 
     \b
     Example:
       jacquet export --xml games.xml corpus/valid
       jacquet export --xml - --html sheet.html --rules murray games.jqt
       jacquet export --mat match.mat match.jqt
+      jacquet export --xml games.xml --players games.db corpus/valid
+      jacquet export --sgf matches/ match.mat
     """
     from .. import xml as xmlio
 
-    if xml_out is None and html_out is None and mat_out is None:
-        raise CleanError("nothing to do: give --xml OUT.xml, --html OUT.html and/or --mat OUT.mat")
+    if xml_out is None and html_out is None and mat_out is None and sgf_out is None:
+        raise CleanError(
+            "nothing to do: give --xml OUT.xml, --html OUT.html, --mat OUT.mat and/or --sgf OUT.sgf"
+        )
     mat_code = EXIT_OK
-    if mat_out is not None:
-        with domain_errors(EXIT_USAGE):
-            mat_code = _export_mat(paths, encoding, mat_out)
-        if xml_out is None and html_out is None:
-            sys.exit(mat_code)
+    for target, suffix in ((mat_out, ".mat"), (sgf_out, ".sgf")):
+        if target is not None:
+            with domain_errors(EXIT_USAGE):
+                mat_code = max(mat_code, _export_mat(paths, encoding, target, suffix))
+    if xml_out is None and html_out is None:
+        sys.exit(mat_code)
     if xml_out == "-" and html_out == "-":
         raise CleanError("--xml and --html cannot both go to stdout")
     with domain_errors(EXIT_USAGE):
         rules = Rules.named(ruleset) if ruleset else None
+        players = _merged_players(players_db) if players_db is not None else []
         with contextlib.ExitStack() as stack:
             if xml_out is not None:
                 xml_file = stack.enter_context(atomic_output(xml_out))
             else:
                 xml_file = stack.enter_context(tempfile.TemporaryFile())
             counts = xmlio.write_xml(
-                _records(paths, encoding), xml_file, rules=rules, source_text=not no_source_text
+                _records(paths, encoding),
+                xml_file,
+                rules=rules,
+                source_text=not no_source_text,
+                players=players,
             )
             if html_out is not None:
                 xml_file.flush()
@@ -172,14 +198,25 @@ def export(
     sys.exit(EXIT_INVALID if invalid or mat_code == EXIT_INVALID else EXIT_OK)
 
 
-def _export_mat(paths: Sequence[str], encoding: str, target: str) -> int:
-    """Every match of the games named, to ``target`` (a file), or a file each in a folder.
+def _merged_players(db: str) -> list[tuple[str, list[str]]]:
+    """The archive's merged players (``jacquet players --merge``), for ``<players>``."""
+    from ..archive.aliases import merged_players
+
+    return merged_players(db)
+
+
+def _export_mat(paths: Sequence[str], encoding: str, target: str, suffix: str = ".mat") -> int:
+    """Every match of the games named, to ``target`` (a file), or a file each in a folder; as
+    match files, or for ``suffix`` ``.sgf`` as gnubg's SGF.
 
     A game that cannot be written (unreadable, another ruleset...) stops the export before
     anything is written (exit 1); a game written but invalid by the rules is told, exit 1.
     """
     from ..notation import split_matches, write_match
     from ..validation import report_record
+
+    if suffix == ".sgf":
+        from ..sgf_writer import write_sgf_match as write_match
 
     matches: list[tuple[list[GameRecord], str]] = []
     invalid = 0
@@ -196,7 +233,7 @@ def _export_mat(paths: Sequence[str], encoding: str, target: str) -> int:
         matches.append((match, text))
     texts = [text for _, text in matches]
     if os.path.isdir(target):
-        for name, text in zip(match_file_names(matches), texts, strict=True):
+        for name, text in zip(match_file_names(matches, suffix), texts, strict=True):
             with atomic_output(os.path.join(target, name)) as out:
                 out.write(text.encode("utf-8"))
     elif len(texts) > 1:
@@ -223,7 +260,7 @@ def _name_part(value: str, longest: int = 40) -> str:
     return _UNSAFE.sub("_", plain).strip("._-")[:longest].strip("._-")
 
 
-def match_file_name(match: list[GameRecord]) -> str:
+def match_file_name(match: list[GameRecord], suffix: str = ".mat") -> str:
     """A match's file name from its identity: ``Ann_Lee-v-Bob-5pt-2024.05.11.mat`` (players,
     length or ``money``, then the date, or else the event or the match's id, where known)."""
     tags = match[0].tags
@@ -239,19 +276,21 @@ def match_file_name(match: list[GameRecord]) -> str:
         if when:
             parts.append(when)
             break
-    return "-".join(parts) + ".mat"
+    return "-".join(parts) + suffix
 
 
-def match_file_names(matches: Sequence[tuple[list[GameRecord], str]]) -> list[str]:
+def match_file_names(
+    matches: Sequence[tuple[list[GameRecord], str]], suffix: str = ".mat"
+) -> list[str]:
     """Each match's :func:`match_file_name`; where two would be the same, each of them gets a
     short id from its text (stable: the same match, the same name)."""
-    names = [match_file_name(match) for match, _ in matches]
+    names = [match_file_name(match, suffix) for match, _ in matches]
     seen = Counter(names)
     return [
-        name.removesuffix(".mat")
+        name.removesuffix(suffix)
         + "-"
         + hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
-        + ".mat"
+        + suffix
         if seen[name] > 1
         else name
         for name, (_, text) in zip(names, matches, strict=True)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 import click
 
 from ..board_terms import side_name
 from ..engine import Play, legal_plays
 from ..position import Position
+from ..position_specs import read_spec
 from ..rules import Rules
 from .common import CleanError, domain_errors
 
@@ -35,7 +35,8 @@ def parse_settings(settings: tuple[str, ...]) -> dict[str, str]:
 
 
 def read_position(text: str | None, rules: Rules) -> Position:
-    """The JSON form given on the command line (or ``@file``); the rules' start when not given."""
+    """The SPEC given on the command line (or ``@file``): JSON, a key, a gnubg ID or an XGID
+    (``position_specs``); the rules' start when not given."""
     if text is None:
         return Position.start(rules)
     if text.startswith("@"):
@@ -44,14 +45,8 @@ def read_position(text: str | None, rules: Rules) -> Position:
                 text = handle.read()
         except OSError as error:
             raise CleanError(f"{text[1:]}: {error.strerror or error}") from error
-    try:
-        obj: Any = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise CleanError(
-            f"--position: not JSON ({error.msg} at line {error.lineno} column {error.colno})"
-        ) from error
     with domain_errors():
-        return Position.from_json(obj, rules)
+        return read_spec(text, rules).position
 
 
 def _first(row: tuple[str, str, Play]) -> str:
@@ -62,8 +57,9 @@ def _first(row: tuple[str, str, Play]) -> str:
 @click.option(
     "--position",
     "position_text",
-    metavar="JSON",
-    help="The position in the JSON form (or @FILE); default: the start, White to move.",
+    metavar="SPEC",
+    help="The position: JSON, a key, a gnubg Position ID or an XGID (or @FILE); default: the "
+    "start, White to move.",
 )
 @click.option("--dice", required=True, metavar="A-B", help="The roll, as 5-5 or 6-1.")
 @click.option(

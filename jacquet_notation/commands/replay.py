@@ -12,6 +12,7 @@ from ..board_terms import side_name
 from ..match import ending_text, outcome
 from ..notation import read_games
 from ..position import Position
+from ..position_ids import ids_line
 from ..replay import ReplayedPly, inferred_text
 from ..replay import replay as replay_game
 from ..rules import RULESET_NAMES, Rules
@@ -51,6 +52,7 @@ def _heading(ply: ReplayedPly) -> str:
     "--svg", "svg_out", type=click.Path(dir_okay=False), help="Write the last board shown as SVG."
 )
 @click.option("--encoding", default="utf-8", show_default=True)
+@click.option("--ids", is_flag=True, help="After each board, its gnubg Position ID and XGID.")
 def replay(
     file: str,
     number: int,
@@ -58,12 +60,14 @@ def replay(
     ruleset: str | None,
     svg_out: str | None,
     encoding: str,
+    ids: bool = False,
 ) -> None:
     """Show the board after each play of game N of FILE, from White's side.
 
     \b
     Example:
       jacquet replay corpus/valid/jacquet.jqt --game 1 --turn 3 --svg turn3.svg
+      jacquet replay match.mat --game 2 --ids
     """
     with domain_errors():
         rules = Rules.named(ruleset) if ruleset else None
@@ -90,6 +94,8 @@ def replay(
         start = "set by the [Position] tag, " if game.set_position is not None else ""
         echo(f"Start ({start}{game.rules.name})")
         click.echo(render_text(shown))
+        if ids:
+            echo(ids_line(shown))
     for ply in game.plies:
         if turn is not None and ply.written.turn != turn:
             continue
@@ -103,6 +109,8 @@ def replay(
             echo(f"  {ply.error.message}")
         shown = ply.after
         click.echo(render_text(shown))
+        if ids:
+            echo(ids_line(shown))
     if turn is None:
         echo("")
         written = game.record.result or "-"

@@ -13,9 +13,19 @@ inline), :mod:`.validate` (the careful path), :mod:`.shares` (Versailles: the op
 of the dice the mover could not use, whole turns), :mod:`.legal` (the one door: ``legal_plays``
 and ``validate_play``, choosing between a plain turn and a whole Versailles turn),
 :mod:`.explain` (why a play is illegal, in a player's words), :mod:`.scoring` (applying plays,
-game end, points), :mod:`.rolls` (the rolls a play written without dice fits).
+game end, points), :mod:`.rolls` (the rolls a play written without dice fits), :mod:`.agreement`
+(which options of a ruleset can matter for one roll in one position: ``jacquet infer``).
 """
 
+from .agreement import (
+    Agreement,
+    allows_final,
+    could_bear_off,
+    could_hold_six,
+    holds_six,
+    judged_alike,
+    unstructured,
+)
 from .legal import legal_plays, validate_play
 from .plays import Play, Step, dice_steps
 from .rolls import ROLLS, rolls_for_play, why_no_roll
@@ -24,14 +34,21 @@ from .scoring import BACKGAMMON, apply_play, holds_prime, score, winner
 __all__ = [
     "BACKGAMMON",
     "ROLLS",
+    "Agreement",
     "Play",
     "Step",
+    "allows_final",
     "apply_play",
+    "could_bear_off",
+    "could_hold_six",
     "dice_steps",
     "holds_prime",
+    "holds_six",
+    "judged_alike",
     "legal_plays",
     "rolls_for_play",
     "score",
+    "unstructured",
     "validate_play",
     "why_no_roll",
     "winner",

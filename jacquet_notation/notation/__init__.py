@@ -23,7 +23,8 @@ from .parsing import (
     read_games,
 )
 from .splitting import GameChunk, split_games
-from .writer import TAG_ORDER, write_game, write_games
+from .writer import TAG_ORDER, play_text, write_game, write_games
+from .xg_reader import record_chunks
 
 #: Raised whenever a change makes some text read, replayed or scored differently (2: the fix for
 #: Python 3.11.2's possessive repetitions; 3: every ending scored, the cube's points included):
@@ -47,7 +48,9 @@ __all__ = [
     "parse_game",
     "parse_games",
     "parser",
+    "play_text",
     "read_games",
+    "record_chunks",
     "slips",
     "split_games",
     "split_matches",

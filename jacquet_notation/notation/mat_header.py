@@ -24,6 +24,10 @@ HEADER_LINE = re.compile(r'[ \t]*;[ \t]*\[[ \t]*([^"\]]*?)[ \t]+"([^"]*)"[ \t]*\
 LENGTH_LINE = re.compile(r"[ \t]*([0-9]{1,9})[ \t]+point[ \t]+match[ \t]*\Z", re.IGNORECASE)
 #: ``Game 3``: where a game begins
 GAME_LINE = re.compile(r"[ \t]*Game[ \t]+([0-9]{1,9})[ \t]*\Z")
+#: how every line that :data:`GAME_LINE`, :data:`HEADER_LINE` or :data:`LENGTH_LINE` matches
+#: begins (and few others do): the one pattern a game's own lines are tried by, as a match file
+#: is cut into games, rather than those three
+MAYBE_NOT_PLAY = re.compile(r"[ \t]*(?:Game[ \t]|;|[0-9]{1,9}[ \t]+point)", re.IGNORECASE)
 #: a header name as it stands in a record's tags: the record's own names where they mean the
 #: same, else the name with each character a tag name may not hold as ``_`` (``Match_ID``)
 HEADER_TAGS = {"EventDate": "Date"}

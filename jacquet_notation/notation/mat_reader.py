@@ -104,7 +104,10 @@ class MatGame(LineReader):
                     expected_turn = None  # said once: the plays go on from the number written
                 number = written
             on_line = 0  # the plies of this line so far
-            for column, kind, play, points in self.pieces(row, text, start, side_of, number):
+            pieces = self.quick_pieces(row, text, start, side_of, number)  # self.pieces, inline
+            if pieces is None:
+                pieces = self.scan_pieces(row, text, start, side_of, number)
+            for column, kind, play, points in pieces:
                 if kind != "ply":
                     if kind == "number":
                         if points != number:  # Galaxy repeats a line's number inside it

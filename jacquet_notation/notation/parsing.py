@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import os
@@ -18,9 +19,11 @@ from .mat_reader import parse_mat_game, with_text
 from .messages import token_at
 from .play_words import Numbering
 from .reader import GameReader
-from .splitting import GameChunk, split_games
+from .sgf_reader import parse_sgf_game
+from .splitting import GameChunk
 from .tags import UNESCAPE, tag_pattern
 from .words import turn_number_digits, word_patterns
+from .xg_reader import record_chunks
 
 #: the deepest nesting of variations a game may have (a variation in a variation is 2 deep). The
 #: reader, the writer, the replay and pickling between processes all walk variations by
@@ -40,7 +43,12 @@ _NOT_PLAYS = re.compile(r"\{[^}]*\}|;[^\n]*|^[ \t]*\[[^\n]*", re.MULTILINE)
 
 def parse_chunk(chunk: GameChunk) -> GameRecord:
     """The record of one chunk, with its syntax and decoding errors."""
-    if chunk.syntax == "mat":
+    record: GameRecord | None
+    if chunk.syntax == "sgf":
+        record = parse_sgf_game(
+            chunk.text, chunk.first_line, chunk.file, chunk.index, chunk.preamble
+        )
+    elif chunk.syntax == "mat":
         record = _too_long_mat_game(chunk)
         if record is None:
             record = parse_mat_game(
@@ -48,6 +56,8 @@ def parse_chunk(chunk: GameChunk) -> GameRecord:
             )
     else:
         record = _parse_chunk(chunk.text, chunk.first_line, chunk.file, chunk.index)
+        if chunk.syntax == "xg":
+            _with_analysis(record, chunk)
     if chunk.problems:
         # the chunk's own lines, from its first line (a match game's record text has a header)
         reader = GameReader(chunk.text, chunk.first_line, chunk.file, chunk.index)
@@ -57,6 +67,19 @@ def parse_chunk(chunk: GameChunk) -> GameRecord:
             )
         record.errors.sort(key=lambda e: (e.line or 0, e.column or 0))
     return record
+
+
+def _with_analysis(record: GameRecord, chunk: GameChunk) -> None:
+    """An ``.xg`` game's plies given XG's analysis, one ply of its text to one of the chunk's
+    (its text is written from those plies, so they are as many, but where the text did not
+    read back: then none is given, rather than one put on the wrong ply)."""
+    record.analyser = chunk.analyser
+    if record.errors or len(record.plays) != len(chunk.analyses):
+        return
+    record.plays = [
+        play if analysis is None else dataclasses.replace(play, analysis=analysis)
+        for play, analysis in zip(record.plays, chunk.analyses, strict=True)
+    ]
 
 
 def read_games(
@@ -77,7 +100,7 @@ def read_games(
         with open(path, "rb") as handle:
             yield from read_games(handle, file or path, encoding=encoding, strict=strict)
         return
-    for chunk in split_games(stream, file, encoding=encoding):
+    for chunk in record_chunks(stream, file, encoding=encoding):
         record = parse_chunk(chunk)
         if strict and record.errors:
             raise record.errors[0]

@@ -127,11 +127,6 @@ class PlayWords(ErrorCollector):
         text = written.rstrip()
         return WrittenPlay(side, turn, None, action=action, cube=value, text=text, span=span)
 
-    def lone_turn_number_at(self, token: Token, at: int, found: str) -> None:
-        numbering = Numbering(0, "white")
-        numbering.pending = (token, at)
-        self.lone_turn_number(numbering, found)
-
     def dice(self, token: Token, piece: re.Match[str]) -> tuple[int, int] | None:
         if piece.group().startswith(UNKNOWN_ROLL):
             return None  # "?-?:": the roll not given, the replay infers it from the steps

@@ -2,6 +2,14 @@
 
 The tags are read by :mod:`.tags`, the errors made by :mod:`.messages`; this module reads the
 plays: turn numbers, dice, steps, passes, cube actions, annotations, glyphs and variations.
+
+The inner loop, :meth:`GameReader.plays`, runs for every word of a corpus: a token holds every
+play up to the next comment, annotation or variation; it is split into lines, then words; the
+common words (dice such as ``6-5:``, steps such as ``24/18``, the expected turn number such as
+``12.`` or ``12...``) are read with a dictionary look-up or one comparison, anything else by the
+piece pattern (``word_patterns().piece``) in :meth:`GameReader.other_word` and the readers of
+:mod:`.play_words`. The open play and the numbering are kept in local variables rather than
+objects, which the loop would otherwise build for every play.
 """
 
 from __future__ import annotations
@@ -19,12 +27,37 @@ from .tags import comment_text, read_result, read_tags
 from .words import (
     DICE_WORDS,
     STEP_SHAPES,
+    new_play,
     new_tuple,
     read_number,
     spaced_turn_number,
     step_shape,
     word_patterns,
 )
+
+#: how the reader's open play began: its side, turn and dice, where it starts in the token's
+#: text, and its line and column
+Opened = tuple[Side, int, "tuple[int, int] | None", int, int, int]
+_NONE_OPEN: Opened = ("white", 0, None, 0, 0, 0)
+
+
+def open_play(
+    opened: Opened,
+    moves: list[Move],
+    shared: list[Move] | None,
+    unknown: bool,
+    text: str,
+    end: int,
+    end_line: int,
+    end_column: int,
+) -> WrittenPlay:
+    """The play the reader had open, ending at ``end`` of the token's ``text`` (at ``end_line``,
+    ``end_column``): :func:`.play_words.closed_play`, the common play built at once."""
+    side, turn, dice, begin, line, column = opened
+    span = new_tuple(Span, (line, column, end_line, end_column))
+    if shared is None and not unknown:
+        return new_play(side, turn, dice, tuple(moves), text[begin:end], span)
+    return closed_play(side, turn, dice, moves, shared, unknown, text[begin:end], span)
 
 
 class GameReader(PlayWords):
@@ -162,43 +195,26 @@ class GameReader(PlayWords):
     ) -> bool:
         """Read the turn numbers and plays of one token; True if its last word ended a play.
 
-        This is the reader's inner loop: a token holds every play up to the next comment,
-        annotation or variation. It is split into lines, then words; the common words (dice such
-        as ``6-5:``, steps such as ``24/18``, the expected turn number such as ``12.`` or
-        ``12...``) are read with a dictionary look-up or one comparison, anything else by
-        the piece pattern (``word_patterns().piece``) and the general code below. The open play
-        and the numbering are kept in local variables rather than objects, which this loop would
-        otherwise build for every play.
+        The inner loop (see the module's docstring): dice, steps and the expected turn number
+        read here, any other word by :meth:`word_in_play` or :meth:`other_word`.
         """
         text = str(token)
-        # "12. ..." (Black's number written apart): two words that only the piece pattern reads
-        # as one.
+        # "12. ..." (Black's number written apart): two words only the piece pattern reads as one
         spaced_marks = "..." in text and spaced_turn_number(text)
         line, left = token_at(token)  # the column of offset ``at`` on the current line is at + left
         line += self.offset - 1  # the loop below adds one at every line, the first included
-        # The open play: its moves (None when no play is open), side, turn, dice and start.
-        moves: list[Move] | None = None
-        side: Side = "white"
-        turn = 0
-        dice: tuple[int, int] | None = None
-        begin = begin_line = begin_column = 0
+        moves: list[Move] | None = None  # the open play's moves (None when no play is open)
+        opened = _NONE_OPEN  # the open play's side, turn, dice and start
         end = end_line = end_column = 0  # where the open play ends so far
-        had_play = False
-        open_pass = False  # the open play already has its "pass" (or its "unknown")
+        # the open play has its "pass" (or its "unknown"); it is a roll whose play is not given
+        had_play = open_pass = unknown = False
         # The mover's moves once a " + " has opened the opponent's share (Versailles), whose
         # steps then go to ``moves``; None while no share is open.
         shared: list[Move] | None = None
-        unknown = False  # the open play is a roll whose play is not given
-        search = consumed = 0
-        row_start = 0
+        search = consumed = row_start = 0
         # Whose play comes next, synchronised with ``numbering`` around the slow paths.
         next_side, next_turn = numbering.side, numbering.turn
-        # The last turn number no play has followed yet: its token and offset (-1: none).
-        pending_token, pending = numbering.pending or (token, -1)
-        # Globals as locals: this loop runs for every word of every play.
-        dice_words, step_shapes, tuple_of = DICE_WORDS, STEP_SHAPES, new_tuple
-        piece_of = word_patterns().piece.match
-        find = text.find
+        dice_words, step_shapes, tuple_of, find = DICE_WORDS, STEP_SHAPES, new_tuple, text.find
         for row in text.split("\n"):
             line += 1
             if row_start:
@@ -221,35 +237,26 @@ class GameReader(PlayWords):
                             moves.append(tuple_of(Move, (start, stop, repeat, hit, span)))
                         end, end_line, end_column = search, line, search - 1 + left
                         continue
-                    piece = piece_of(text, at)
-                    assert piece is not None  # every word matches the catch-all step
-                    if self.piece_of_play(token, piece, at, word, moves, shared, open_pass):
-                        if piece.lastgroup == "share":
-                            shared, moves = moves, []  # the steps after it are the opponent's
-                        unknown = unknown or piece.lastgroup == "unknown"
-                        open_pass = open_pass or piece.lastgroup != "step"
-                        consumed = piece.end()
+                    taken = self.word_in_play(token, at, word, moves, shared, open_pass, unknown)
+                    if taken is not None:
+                        consumed, moves, shared, open_pass, unknown = taken
                         end, end_line, end_column = consumed, line, consumed - 1 + left
                         continue
                 if moves is not None:
-                    span = tuple_of(Span, (begin_line, begin_column, end_line, end_column))
-                    plays.append(
-                        closed_play(side, turn, dice, moves, shared, unknown, text[begin:end], span)
+                    ended = open_play(
+                        opened, moves, shared, unknown, text, end, end_line, end_column
                     )
+                    plays.append(ended)
                     moves = shared = None
                 if rolled is not None:
-                    pending = -1
-                    side, turn, dice = next_side, next_turn, rolled
-                    begin, begin_line, begin_column = at, line, at + left
-                    if next_side == "white":
-                        next_side = "black"
-                    else:
-                        next_side = "white"
-                        next_turn += 1
+                    numbering.pending = None
+                    opened = (next_side, next_turn, rolled, at, line, at + left)
+                    next_turn += next_side == "black"
+                    next_side = "black" if next_side == "white" else "white"
                     end, end_line, end_column = search, line, search - 1 + left
                     moves = []
-                    open_pass = unknown = False
                     had_play = True
+                    open_pass = unknown = False
                     continue
                 had_play = False
                 # The turn number expected: nothing to check; "12..." says Black plays next.
@@ -262,41 +269,83 @@ class GameReader(PlayWords):
                         or word == f"{next_turn}..."
                     )
                 ):
-                    if pending >= 0:
-                        self.lone_turn_number_at(pending_token, pending, word)
-                    pending_token, pending = token, at
+                    if numbering.pending is not None:
+                        self.lone_turn_number(numbering, word)
+                    numbering.pending = (token, at)
                     if word[-2] == ".":
                         next_side = "black"
                     continue
-                piece = piece_of(text, at)
-                assert piece is not None
-                consumed = piece.end()
+                numbering.side, numbering.turn = next_side, next_turn
+                consumed, begun = self.other_word(
+                    token, at, word, numbering, plays, in_variation and not plays, line, left
+                )
+                next_side, next_turn = numbering.side, numbering.turn
                 end, end_line, end_column = consumed, line, consumed - 1 + left
-                if piece.lastgroup == "turn":
-                    if pending >= 0:
-                        self.lone_turn_number_at(pending_token, pending, piece.group())
-                    pending_token, pending = token, at
-                    numbering.side, numbering.turn = next_side, next_turn
-                    self.turn_number(token, piece, numbering, in_variation and not plays)
-                    next_side, next_turn = numbering.side, numbering.turn
-                    continue
-                had_play = True
-                pending = -1
-                side, turn = next_side, next_turn
-                if side == "white":
-                    next_side = "black"
-                else:
-                    next_side, next_turn = "white", turn + 1
-                span = tuple_of(Span, (line, at + left, end_line, end_column))
-                moves, dice = self.begun_play(token, piece, at, word, plays, side, turn, span)
-                if moves is not None:
-                    begin, begin_line, begin_column = at, line, at + left
+                if begun is not None:
+                    had_play = True
+                    moves, opened = begun
                     open_pass = unknown = False
         if moves is not None:
-            span = tuple_of(Span, (begin_line, begin_column, end_line, end_column))
-            plays.append(
-                closed_play(side, turn, dice, moves, shared, unknown, text[begin:end], span)
-            )
+            plays.append(open_play(opened, moves, shared, unknown, text, end, end_line, end_column))
         numbering.side, numbering.turn = next_side, next_turn
-        numbering.pending = (pending_token, pending) if pending >= 0 else None
         return had_play
+
+    def word_in_play(
+        self,
+        token: Token,
+        at: int,
+        word: str,
+        moves: list[Move],
+        shared: list[Move] | None,
+        open_pass: bool,
+        unknown: bool,
+    ) -> tuple[int, list[Move], list[Move] | None, bool, bool] | None:
+        """A word at ``at`` of the open play that is neither dice nor a well-formed step, if
+        :meth:`piece_of_play` finds it belongs to the play (None if it ends it): where its piece
+        ends, then the play's ``moves``, ``shared``, ``open_pass`` and ``unknown`` after it."""
+        piece = word_patterns().piece.match(token, at)
+        assert piece is not None  # every word matches the catch-all step
+        if not self.piece_of_play(token, piece, at, word, moves, shared, open_pass):
+            return None
+        kind = piece.lastgroup
+        if kind == "share":
+            shared, moves = moves, []  # the steps after it are the opponent's
+        return piece.end(), moves, shared, open_pass or kind != "step", unknown or kind == "unknown"
+
+    def other_word(
+        self,
+        token: Token,
+        at: int,
+        word: str,
+        numbering: Numbering,
+        plays: list[WrittenPlay],
+        variation_start: bool,
+        line: int,
+        left: int,
+    ) -> tuple[int, tuple[list[Move] | None, Opened] | None]:
+        """A word at ``at`` that :meth:`plays` does not read itself, with no play open: a turn
+        number (checked, ``numbering`` moved on) or a word that begins a play (a pass, a cube
+        action, dice not met before, steps without dice), read by :meth:`begun_play`; ``line``
+        and ``left`` place it as in :meth:`plays`.
+
+        Returns where the word's piece ends and, for a play, its moves so far (None for a whole
+        ply, already added to ``plays``) and how it opened.
+        """
+        piece = word_patterns().piece.match(token, at)
+        assert piece is not None  # every word matches the catch-all step
+        consumed = piece.end()
+        if piece.lastgroup == "turn":
+            if numbering.pending is not None:
+                self.lone_turn_number(numbering, piece.group())
+            numbering.pending = (token, at)
+            self.turn_number(token, piece, numbering, variation_start)
+            return consumed, None
+        numbering.pending = None
+        side, turn = numbering.side, numbering.turn
+        if side == "white":
+            numbering.side = "black"
+        else:
+            numbering.side, numbering.turn = "white", turn + 1
+        span = new_tuple(Span, (line, at + left, line, consumed - 1 + left))
+        moves, dice = self.begun_play(token, piece, at, word, plays, side, turn, span)
+        return consumed, (moves, (side, turn, dice, at, line, at + left))

@@ -10,10 +10,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
+from ..analysis import Analyser, PlyAnalysis
 from ..errors import NotationError
 from .decoding import Decoder, text_lines
 from .grammar import terminal
-from .mat_header import GAME_LINE, HEADER_LINE, LENGTH_LINE, is_match_file
+from .mat_header import GAME_LINE, HEADER_LINE, LENGTH_LINE, MAYBE_NOT_PLAY, is_match_file
+from .sgf_syntax import is_sgf, sgf_games
 
 # Cutting a stream into games: a line scanner, much cheaper than the parser, so that an error in
 # one game cannot swallow the next and memory holds one game at a time.
@@ -147,13 +149,19 @@ class GameChunk:
     index: int
     #: undecodable bytes in the game's lines: (line in the file, column, message)
     problems: tuple[tuple[int, int, str], ...] = ()
-    #: the notation of the text: ``jqt``, or ``mat`` for a game of a match file (docs/notation.md)
+    #: the notation of the text: ``jqt``, ``mat`` for a game of a match file, ``sgf`` for a game
+    #: of gnubg's SGF (docs/notation.md)
     syntax: str = "jqt"
-    #: a match file's header lines (from line 1), which every game of the match shares
+    #: a match file's header lines (from line 1), which every game of the match shares; an SGF
+    #: file's first game, whose root holds the match's properties
     preamble: str = ""
     #: what the reading noted without refusing (line in the file, column, message): a match
     #: file's line read as cp1252
     notes: tuple[tuple[int, int, str], ...] = ()
+    #: a game of an ``.xg`` file (``syntax`` ``xg``, its text written canonically): the analysis
+    #: of each ply in order, and who analysed it, put on the plies once the text is parsed
+    analyses: tuple[PlyAnalysis | None, ...] = ()
+    analyser: Analyser | None = None
 
 
 def split_games(
@@ -176,7 +184,10 @@ def split_games(
     preambles: list[str] = []
     current: list[str | None] = [None]
     games: Iterator[tuple[int, list[str]]]
-    if is_match_file(head):
+    if is_sgf(head):
+        syntax = "sgf"
+        games = sgf_games(lines)
+    elif is_match_file(head):
         syntax = "mat"
         if decoder is not None:
             decoder.read_as_match_file(head)
@@ -201,6 +212,8 @@ def split_games(
             notes = tuple(n for n in decoder.notes if n[0] <= last)
             decoder.notes = [n for n in decoder.notes if n[0] > last]
         text = "\n".join(chunk)
+        if syntax == "sgf" and index == 1:
+            preamble = text
         chunk.clear()  # its lines are not needed while the game is parsed: one copy, not two
         yield GameChunk(text, first, file, index, problems, syntax, preamble, notes)
 
@@ -259,8 +272,11 @@ def _match_games(
         first = 0
         header: list[str] | None = None  # the next match's header lines, while being read
         header_line = 0
+        maybe_not_play = MAYBE_NOT_PLAY.match
         for number, line in enumerate(lines, 1):
-            if GAME_LINE.match(line):
+            if chunk and header is None and not maybe_not_play(line):
+                chunk.append(line)  # a game's own line (most lines), tried by one pattern
+            elif GAME_LINE.match(line):
                 if chunk:
                     yield first, chunk
                 if header is not None:

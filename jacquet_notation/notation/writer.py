@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
+from ..bibliography import SOURCE_TAGS
 from ..record import UNKNOWN_ROLL, GameRecord, WrittenPlay
 from .splitting import TAG_START
 
@@ -11,7 +13,7 @@ from .splitting import TAG_START
 #: before the bibliographic tags at the end
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Match", "Game", "Score", "White", "Black")
 TAG_ORDER_RULES = ("Result", "Rules")
-TAG_ORDER_END = ("Source", "Transcriber", "Annotator")
+TAG_ORDER_END = (*SOURCE_TAGS, "Transcriber", "Annotator")
 
 
 def _escape(value: str) -> str:
@@ -60,6 +62,12 @@ def _play_text(play: WrittenPlay, steps_alone: bool = False) -> str:
     if play.annotation:
         text += play.annotation
     return text
+
+
+def play_text(play: WrittenPlay) -> str:
+    """One play's canonical text, dice and moves, without its annotation (``6-5: 24/18 18/13``):
+    what two transcriptions of a ply are compared by (``replay/collate.py``)."""
+    return _play_text(play if play.annotation is None else replace(play, annotation=None))
 
 
 def _line_pieces(plays: Iterable[WrittenPlay], top: bool, steps_alone: bool = False) -> list[str]:

@@ -27,15 +27,19 @@ def illegal_play(
     illegal: IllegalPlayError,
     plays: Sequence[WrittenPlay],
     offset: int,
+    suggest: bool = True,
 ) -> ReplayError:
     """The replay's error for a refused play (``plays[offset]``): the engine's reason, the
-    slip that explains it if one does, the closest legal plays, at the move to blame."""
+    slip that explains it if one does, the closest legal plays (unless not ``suggest``: they
+    are beside the message, and finding them is most of the cost), at the move to blame."""
     dice = written.dice or (0, 0)
-    try:
-        legal = legal_plays(position, dice, context.rules)
-    except JacquetError:
-        legal = []
-    suggestions = closest_plays(written, legal)
+    suggestions: list[str] = []
+    if suggest:
+        try:
+            legal = legal_plays(position, dice, context.rules)
+        except JacquetError:
+            legal = []
+        suggestions = closest_plays(written, legal)
     slip = find_slip(context.rules, written, position, plays, offset)
     message = illegal.message
     if slip:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Sequence
+from itertools import islice
 
 from ..board_terms import side_name
 from ..budget import check_time, deadline
@@ -24,6 +25,7 @@ from ..errors import (
     RulesError,
 )
 from ..position import Position, Side
+from ..position_specs import tag_position
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
 from .bare import blank_play, missing_play, pass_of
@@ -44,11 +46,6 @@ class _Lead(enum.Enum):
 _LeadState = _Lead | tuple[int, int] | None
 
 
-def share(written: WrittenPlay) -> list[tuple[int, int]] | tuple[()]:
-    """The opponent's share of a written play as the engine takes it (Versailles), else none."""
-    return written.opponent_moves_as_pairs() if written.opponent_moves else ()
-
-
 class _Replayer:
     """Walks one line of play (the main line or a variation), collecting errors."""
 
@@ -60,8 +57,15 @@ class _Replayer:
         #: whether the record marks its hits with ``*``: true until a play hits unmarked (the
         #: Galaxy dialect never marks them); while true, the marks settle a combined move
         self.marks_hits = True
+        #: whether a play can hit at all: where none can, no play's hits are weighed against
+        #: its marks (which every play would pass)
+        self.hitting = game.rules.hitting
         #: the opening's and the lead's rules apply only to a game from its start
         self.ordinary_opening = game.rules.opening == "ordinary" and self.context.from_start
+        #: stop at the line's first error, keeping no ply after it, and name no legal plays
+        #: beside it (:func:`replay_from`)
+        self.first_error_only = False
+        self.suggest = True
 
     def line(
         self,
@@ -70,8 +74,11 @@ class _Replayer:
         first_index: int,
         prime_seen: dict[Side, bool],
         lead: _LeadState = None,
+        skip: int = 0,
     ) -> tuple[list[ReplayedPly], Position, list[ReplayError]]:
-        """Replay ``plays`` from ``start``; ``lead``: where the lead stands (a tied lead)."""
+        """Replay ``plays`` from ``start``; ``lead``: where the lead stands (a tied lead);
+        ``skip``: the plays before it are left out (:func:`replay_from`), but still there for
+        the diagnosis to read."""
         position = start
         plies: list[ReplayedPly] = []
         errors: list[ReplayError] = []
@@ -83,7 +90,9 @@ class _Replayer:
             lead = _Lead.OPEN
         index = first_index - 1
         limit = deadline()  # the desk's time budget (none elsewhere): checked between plies
-        for offset, written in enumerate(plays):
+        for offset, written in islice(enumerate(plays), skip, None):
+            if stopped and self.first_error_only:
+                break
             index += 1
             if limit is not None:
                 check_time(limit)
@@ -119,11 +128,11 @@ class _Replayer:
                 problem, lead = self._lead(written, index, lead)
             if problem is None and dice is not None and written.moves:
                 try:  # the common case inline, once a play of a corpus: the written play checked
-                    play = validate_play(
-                        position, dice, written.moves_as_pairs(), rules, share(written)
-                    )
-                except (AmbiguousPlayError, IllegalPlayError):
-                    problem = self._resolve(ply, plays, offset)  # says why, or settles by marks
+                    shared = written.opponent_moves_as_pairs() if written.opponent_moves else ()
+                    play = validate_play(position, dice, written.moves_as_pairs(), rules, shared)
+                except (AmbiguousPlayError, IllegalPlayError) as refused:
+                    # says why, or settles by marks, from this refusal (not checked again)
+                    problem = self._resolve(ply, plays, offset, refused)
                 else:
                     ply.play, ply.after = play, play.position
             elif problem is None:
@@ -140,7 +149,7 @@ class _Replayer:
             position = ply.after
             if ply.unplayed:  # the game ends on a roll left unplayed
                 continue
-            if self.marks_hits or self.track_primes:
+            if (self.marks_hits and self.hitting) or self.track_primes:
                 self._played(ply, prime_seen)
             for variation in written.variations:
                 branch, _, branch_errors = self.line(
@@ -151,13 +160,21 @@ class _Replayer:
         return plies, position, errors
 
     def _resolve(
-        self, ply: ReplayedPly, plays: Sequence[WrittenPlay], offset: int
+        self,
+        ply: ReplayedPly,
+        plays: Sequence[WrittenPlay],
+        offset: int,
+        refused: IllegalPlayError | None = None,
     ) -> ReplayError | None:
         """The play of ``ply`` found and set on it (``after``, ``play``), or the error that
-        stops the line; a missing play's error sets ``after`` alone when the game goes on."""
+        stops the line; a missing play's error sets ``after`` alone when the game goes on.
+        ``refused``: the engine's refusal of the written play, when it was asked already (not
+        raised again: its traceback would hold this frame, and the frame it)."""
         written, position, index = ply.written, ply.before, ply.index
         rules = self.rules
         dice = written.dice
+        if refused is not None:
+            return self._refused(ply, refused, plays, offset)
         try:
             if dice is None and written.moves:  # the dice left out: inferred
                 play, ply.rolls, problem = infer_roll(self.context, written, position, index)
@@ -168,21 +185,29 @@ class _Replayer:
             elif not written.moves and written.is_bare_roll:
                 return self._bare_roll(ply, dice, plays, offset)
             else:
-                play = validate_play(
-                    position, dice, written.moves_as_pairs(), rules, share(written)
-                )
-        except AmbiguousPlayError as ambiguous:
-            marked = self._by_marks(written, position) if self.marks_hits else None
-            if marked is None:
-                return illegal_play(
-                    self.context, written, position, index, ambiguous, plays, offset
-                )
-            play = marked
+                shared = written.opponent_moves_as_pairs() if written.opponent_moves else ()
+                play = validate_play(position, dice, written.moves_as_pairs(), rules, shared)
         except IllegalPlayError as illegal:
-            return illegal_play(self.context, written, position, index, illegal, plays, offset)
+            return self._refused(ply, illegal, plays, offset)
         ply.play = play
         ply.after = play.position
         return None
+
+    def _refused(
+        self, ply: ReplayedPly, refused: IllegalPlayError, plays: Sequence[WrittenPlay], offset: int
+    ) -> ReplayError | None:
+        """A written play the engine refused: an ambiguous combined move settled by its hit
+        marks (set on ``ply``), else the error that stops the line, in a transcriber's words."""
+        written, position = ply.written, ply.before
+        if isinstance(refused, AmbiguousPlayError) and self.marks_hits:
+            marked = self._by_marks(written, position)
+            if marked is not None:
+                ply.play = marked
+                ply.after = marked.position
+                return None
+        return illegal_play(
+            self.context, written, position, ply.index, refused, plays, offset, self.suggest
+        )
 
     def _bare_roll(
         self, ply: ReplayedPly, dice: tuple[int, int], plays: Sequence[WrittenPlay], offset: int
@@ -211,7 +236,7 @@ class _Replayer:
         hits, and whether the mover has held a prime (marcia scoring)."""
         written, play, position = ply.written, ply.play, ply.after
         assert play is not None and position is not None
-        if self.marks_hits and _unmarked_hits(written, play):
+        if self.marks_hits and unmarked_hits(written, play):
             self.marks_hits = False
         # Only marcia scoring asks whether a prime was ever held; only the mover's
         # own play can make one (a hit removes a lone man, never one of a pair).
@@ -338,7 +363,7 @@ def _men_of(position: Position, side: Side) -> Counter[int]:
     return +men
 
 
-def _unmarked_hits(written: WrittenPlay, play: Play) -> bool:
+def unmarked_hits(written: WrittenPlay, play: Play) -> bool:
     """Whether ``play`` hit more often than ``written`` marks a hit."""
     hits = [step for step in play.steps if step.hit]
     return bool(hits) and len(hits) > sum(move.count for move in written.moves if move.hit)
@@ -365,9 +390,7 @@ def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
     game = ReplayedGame(record, chosen, [], errors, start, None, 0, prime_seen)
     if POSITION_TAG in record.tags and not record.errors:
         try:
-            game.set_position = game.final = start = Position.from_tag(
-                record.tags[POSITION_TAG], chosen
-            )
+            game.set_position = game.final = start = tag_position(record.tags[POSITION_TAG], chosen)
         except PositionError as impossible:
             span = record.tag_spans.get(POSITION_TAG)
             errors.append(
@@ -382,13 +405,41 @@ def replay(record: GameRecord, rules: Rules | None = None) -> ReplayedGame:
     if record.errors:
         # A record that did not parse is kept with its syntax errors; its plays are not trusted.
         return game
+    return _walk(_Replayer(game), start, 0)
+
+
+def replay_from(
+    record: GameRecord,
+    rules: Rules,
+    start: Position,
+    index: int,
+    prime_seen: dict[Side, bool],
+    marks_hits: bool,
+) -> ReplayedGame:
+    """The main line of ``record`` under ``rules`` from its play ``index`` on, at ``start``, as
+    :func:`replay` goes on there once the plays before it were legal and told it ``prime_seen``
+    and ``marks_hits``: so that ``infer``, having walked those plays for several rulesets at
+    once, replays a ruleset alone only from where it parts. The plies before are left out, and
+    so are those after the first error: that error's words are what it asks (the legal plays
+    the error would suggest are not looked for)."""
+    game = ReplayedGame(record, rules, [], [], start, None, 0, dict(prime_seen))
     replayer = _Replayer(game)
-    plies, final, line_errors = replayer.line(record.plays, start, 0, prime_seen)
+    replayer.marks_hits = marks_hits
+    replayer.first_error_only, replayer.suggest = True, False
+    return _walk(replayer, start, index)
+
+
+def _walk(replayer: _Replayer, start: Position, index: int) -> ReplayedGame:
+    """The main line walked from its play ``index`` at ``start``; then the end and the result."""
+    game = replayer.game
+    prime_seen = game.prime_seen
+    plays = game.record.plays
+    plies, final, line_errors = replayer.line(plays, start, index, prime_seen, None, index)
     game.plies = plies
     game.final = final
-    errors.extend(line_errors)
+    game.errors.extend(line_errors)
     game.winner = winner(final)
     if game.winner is not None:
-        game.points = score(final, game.winner, chosen, prime_seen[game.winner])
+        game.points = score(final, game.winner, game.rules, prime_seen[game.winner])
     check_result(game, replayer.context)
     return game

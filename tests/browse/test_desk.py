@@ -558,3 +558,15 @@ def test_a_match_file_over_http_answers_the_game_at_the_cursor(server: str) -> N
     )
     assert status == 200
     assert answer["plies"][0]["line"] == first.line
+
+
+def test_the_desk_starts_from_a_gnubg_id_or_an_xgid() -> None:
+    """The desk's "start from a set position" takes any SPEC, through the one reader."""
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:0:0:0:0:10"
+    by_xgid = setup_position({"rules": "backgammon", "spec": xgid})
+    by_id = setup_position({"rules": "backgammon", "spec": "4HPwATDgc/ABMA", "turn": "black"})
+    start = setup_position({"rules": "backgammon", "start": True, "turn": "black"})
+    assert by_xgid["key"] == by_id["key"] == start["key"]
+    assert by_xgid["tag"] == start["tag"] and by_xgid["turn"] == "black"
+    refused = setup_position({"rules": "backgammon", "spec": "XGID=nonsense"})
+    assert "is not an XGID" in refused["error"]

@@ -259,3 +259,27 @@ def test_a_pasted_match_file_shows_the_game_at_the_cursor(page: Any) -> None:
             arg=after.key(),
             timeout=5000,
         )
+
+
+def test_a_pasted_xgid_sets_the_position_and_its_tag(page: Any) -> None:
+    """The set position's "paste an ID": an XGID with Black on roll sets the board, the side to
+    move and the tag's key, read on the server by position_specs."""
+    page.locator("#jacquet-desk-setup summary").click()
+    page.locator("#jacquet-desk-setup-board svg").wait_for(timeout=5000)
+    page.select_option("#jacquet-desk-rules", "backgammon")
+    page.fill("#jacquet-desk-spec", "XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:0:0:0:0:10")
+    page.locator("#jacquet-desk-spec-set").click()
+    key = Position.start(Rules.named("backgammon")).with_turn("black").key()
+    page.wait_for_function(
+        "key => document.getElementById('jacquet-desk-setup-tag').textContent.includes(key)",
+        arg=key,
+        timeout=5000,
+    )
+    assert page.locator("#jacquet-desk-turn").input_value() == "black"
+    page.fill("#jacquet-desk-spec", "XGID=nonsense")
+    page.locator("#jacquet-desk-spec-set").click()
+    page.wait_for_function(
+        "() => document.getElementById('jacquet-desk-setup-status').className === 'failed'",
+        timeout=5000,
+    )
+    assert "not an XGID" in page.locator("#jacquet-desk-setup-status").inner_text()

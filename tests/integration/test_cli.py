@@ -16,11 +16,15 @@ from jacquet_notation.cli import COMMANDS, main
 #: these tests.
 EXPECTED = [
     "archive",
+    "collate",
     "export",
     "fmt",
     "generate",
     "import-xml",
+    "infer",
+    "players",
     "plays",
+    "position",
     "replay",
     "serve",
     "validate",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import ROOT, as_version_6, build_archive, one, rows, serving
+from helpers import ROOT, as_version_10, build_archive, one, rows, serving
 from lxml import etree
 from reference import reference_plays
 
@@ -22,6 +22,7 @@ from jacquet_notation.cli import main
 from jacquet_notation.errors import PositionError
 from jacquet_notation.notation import parse_game, read_games, write_game
 from jacquet_notation.position import Position
+from jacquet_notation.position_specs import tag_position
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
 from jacquet_notation.xml import read_xml, schema
@@ -64,7 +65,7 @@ def test_the_key_form_is_what_jacquet_plays_prints() -> None:
     listing = json.loads(result.output)
     for entry in listing:
         rules = Rules.named("jacquet")
-        assert Position.from_tag(entry["key"], rules) == Position.from_json(entry["position"])
+        assert tag_position(entry["key"], rules) == Position.from_json(entry["position"])
         record = parse_game(f'[Position "{entry["key"]}"]\n\n1... 6-5: 24/18 18/13 *\n')
         game = replay(record)
         assert game.errors == [], game.errors
@@ -74,7 +75,7 @@ def test_the_key_form_is_what_jacquet_plays_prints() -> None:
 def test_the_backgammon_bar_in_the_readable_form() -> None:
     rules = Rules.named("backgammon")
     text = "white 24:2 13:5 8:3 6:4 bar:1; black 24:2 13:5 8:3 6:5; white to move"
-    position = Position.from_tag(text, rules)
+    position = tag_position(text, rules)
     assert position.bar("white") == 1 and position.direction == "opposite"
     assert position.turn == "white"
 
@@ -107,7 +108,7 @@ def test_the_backgammon_bar_in_the_readable_form() -> None:
 )
 def test_impossible_positions_are_refused_saying_why(rules: str, text: str, message: str) -> None:
     with pytest.raises(PositionError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        Position.from_tag(text, Rules.named(rules))
+        tag_position(text, Rules.named(rules))
 
 
 def test_an_impossible_position_is_an_error_at_its_tag_and_the_file_goes_on(
@@ -294,7 +295,7 @@ def test_an_archive_of_version_4_gains_start_key(archive: Path, tmp_path: Path) 
     source.backup(target)
     source.close()
     with target:
-        as_version_6(target)
+        as_version_10(target)
         # version 4's layout: no start_key, and opening_rolls without its condition
         (view,) = target.execute("select sql from sqlite_master where name = 'opening_rolls'")
         target.execute("drop view opening_rolls")

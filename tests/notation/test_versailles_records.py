@@ -16,7 +16,7 @@ from typing import Any
 import lxml.html
 import pytest
 from click.testing import CliRunner
-from helpers import as_version_6, check_consistent, one, rows, serving
+from helpers import as_version_10, check_consistent, one, rows, serving
 from lxml import etree
 
 from jacquet_notation.archive import SCHEMA_VERSION, TURN_COLUMNS, import_paths, open_archive
@@ -348,7 +348,7 @@ def test_a_version_1_archive_gets_the_column(tmp_path: Path) -> None:
     source.write_text(OPENING, encoding="utf-8")
     import_paths(db, [str(source)])
     with sqlite3.connect(db) as conn:  # back to version 1's layout (version 4 added cube)
-        as_version_6(conn)
+        as_version_10(conn)
         conn.execute("DROP VIEW player_matches")
         conn.execute("DROP TABLE matches")
         conn.execute("ALTER TABLE turns DROP COLUMN cube")

@@ -46,7 +46,7 @@ def test_one_complete_game_per_named_ruleset() -> None:
 
 def test_every_broken_file_is_listed() -> None:
     listed = {name for name, _ in _expected()}
-    assert listed == {p.name for p in BROKEN.glob("*.jqt")}
+    assert listed == {p.name for p in BROKEN.glob("*.jqt")} | {p.name for p in BROKEN.glob("*.sgf")}
 
 
 @pytest.mark.parametrize(("name", "message"), _expected(), ids=[n for n, _ in _expected()])

@@ -130,7 +130,7 @@ def test_folder_without_records_and_missing_file(tmp_path: Path) -> None:
     assert result.returncode == 2  # the missing file: an I/O error (the empty folder alone is 1)
     assert "Traceback" not in result.stderr
     assert result.stdout.splitlines() == [
-        f"{empty}: no record files (.jqt, .jacquet, .txt, .mat) in this folder",
+        f"{empty}: no record files (.jqt, .jacquet, .txt, .mat, .sgf, .xg) in this folder",
         f"{tmp_path / 'missing.jqt'}: No such file or directory",
         "0 games: 0 valid, 0 invalid, 2 unreadable",
     ]

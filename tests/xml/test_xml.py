@@ -359,3 +359,23 @@ def test_any_tag_value_and_comment_round_trips(value: str) -> None:
     assert_valid(document)
     (back,) = read_xml(io.BytesIO(document))
     assert back == record and back.file == record.file
+
+
+def test_backgammon_plies_carry_their_gnubg_id_and_xgid_and_validate() -> None:
+    """Each resolved backgammon play gives the position after it as gnubg's Position ID and an
+    XGID beside our key; the schema accepts them; a Jacquet play carries neither."""
+    from jacquet_notation.position import Position
+    from jacquet_notation.position_ids import gnubg_id, xgid
+
+    corpus = Path(__file__).parents[2] / "corpus" / "valid"
+    for name in ("backgammon.jqt", "jacquet.jqt"):
+        root = assert_valid(export(read_games(corpus / name)))
+        resolved = root.findall(".//j:resolved", NS)
+        assert resolved
+        for element in resolved:
+            after = Position.from_key(element.get("position-after", ""))
+            if name == "jacquet.jqt":
+                assert element.get("gnubg-id") is None and element.get("xgid") is None
+            else:
+                assert element.get("gnubg-id") == gnubg_id(after)
+                assert element.get("xgid") == xgid(after)

@@ -16,6 +16,7 @@
   var text = byId("text");
   var notes = byId("notes");
   var status = byId("status");
+  var consistent = byId("consistent");
   var errorList = byId("errors");
   var board = byId("board");
   var caption = byId("caption");
@@ -118,6 +119,8 @@
     status.textContent = answer.errors.length ?
       answer.errors.length + (answer.errors.length === 1 ? " error" : " errors") :
       "No errors in " + answer.plies.length + (answer.plies.length === 1 ? " ply." : " plies.");
+    // which named rulesets the game at the cursor fits so far (jacquet infer), in one line
+    consistent.textContent = answer.rules ? answer.rules.sentence : "";
     var at = answer.cursor.ply;
     var ply = null;
     answer.plies.forEach(function (each) { if (each.index === at) { ply = each; } });
@@ -229,6 +232,7 @@
     }
     answered = answer;
     men = { white: answer.white, black: answer.black };
+    turnSelect.value = answer.turn;  // a pasted ID says who is on roll
     whiteBar.value = answer.white_bar;
     blackBar.value = answer.black_bar;
     setupBoard.setAttribute("data-key", answer.key);
@@ -307,6 +311,10 @@
   });
   byId("start").addEventListener("click", function () {
     refresh({ start: true });
+  });
+  // a pasted key, gnubg Position ID or XGID, read on the server by the one reader of them
+  byId("spec-set").addEventListener("click", function () {
+    refresh({ spec: byId("spec").value });
   });
 
   function setTag(name, value) {

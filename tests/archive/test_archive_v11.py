@@ -1,45 +1,49 @@
-"""Schema version 7: plays stored once, positions of one game without a row, and the views that
-read them back as version 6's tables did."""
+"""Schema version 11: plays stored once, positions of one game without a row, and the views that
+read them back as version 10's tables did."""
 
 from __future__ import annotations
 
 import sqlite3
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import as_version_6, check_consistent, dump, one, rows
+from helpers import as_version_10, check_consistent, dump, one, rows
 
 from jacquet_notation import stored_text
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
+from jacquet_notation.archive.groups import refresh_groups
 from jacquet_notation.archive.rows import game_hash
+from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import read_games, write_game
 from jacquet_notation.replay import replay
+from jacquet_notation.rules import Rules
 
 pytestmark = pytest.mark.unit
 
 CORPUS = Path(__file__).parents[2] / "corpus"
 
 
-def test_an_archive_of_version_6_is_migrated_to_the_same_rows(tmp_path: Path) -> None:
-    """Version 6's tables carried into version 7's by SQL read back the same through the views
+def test_an_archive_of_version_10_is_migrated_to_the_same_rows(tmp_path: Path) -> None:
+    """Version 10's tables carried into version 11's by SQL read back the same through the views
     (the corpus has passes, missing plays, illegal plays, set positions, shares)."""
     db = tmp_path / "a.db"
     import_paths(db, [str(CORPUS)])
     fresh = dump(db)
     assert fresh["turns"] and fresh["positions"]
     with sqlite3.connect(db) as conn:
-        as_version_6(conn)
-        # and its texts as version 6 stored them: TEXT, with their canonical text beside
+        as_version_10(conn)
+        # and its texts as version 10 stored them: TEXT, with their canonical text beside
         texts = conn.execute("SELECT rowid, original FROM games").fetchall()
         conn.executemany(
             "UPDATE games SET original = ?, canonical = 'as stored' WHERE rowid = ?",
             [(stored_text.unpack(packed), rowid) for rowid, packed in texts],
         )
-    assert one(db, "PRAGMA user_version") == 6
+    assert one(db, "PRAGMA user_version") == 10
     assert one(db, "SELECT type FROM sqlite_master WHERE name = 'turns'") == "table"
     open_archive(db).conn.close()
-    assert one(db, "PRAGMA user_version") == SCHEMA_VERSION == 7
+    assert one(db, "PRAGMA user_version") == SCHEMA_VERSION == 11
     assert one(db, "SELECT type FROM sqlite_master WHERE name = 'turns'") == "view"
     migrated = dump(db)
     assert {name: rows for name, rows in migrated.items() if name != "games"} == {
@@ -98,6 +102,7 @@ def test_every_search_by_a_key_is_an_index_lookup(tmp_path: Path) -> None:
         "SELECT * FROM turns WHERE key_before = ?",
         "SELECT * FROM turns WHERE key_after = ?",
         "SELECT * FROM turns WHERE game_id = ? ORDER BY ply",
+        "select 1 from positions where key = ? limit 1",  # position_lookup.stored_key
     ):
         plan = " | ".join(str(step[-1]) for step in rows(db, f"EXPLAIN QUERY PLAN {sql}", "x"))
         scans = [step for step in plan.split(" | ") if step.startswith("SCAN ")]
@@ -107,13 +112,13 @@ def test_every_search_by_a_key_is_an_index_lookup(tmp_path: Path) -> None:
 
 def test_a_record_text_is_packed_once_and_read_back_exactly() -> None:
     """Packed with the dictionary (smaller than zlib alone on a record this size), read back
-    byte for byte; a text stored before version 7 reads as it is; a damaged or oversized cell
+    byte for byte; a text stored before version 11 reads as it is; a damaged or oversized cell
     is an error, never a page's worth of memory."""
     text = sorted(CORPUS.rglob("*.jqt"))[0].read_text(encoding="utf-8")
     packed = stored_text.pack(text)
     assert stored_text.unpack(packed) == text
     assert len(packed) < len(zlib.compress(text.encode("utf-8"), 9))
-    assert stored_text.unpack("as stored by version 6") == "as stored by version 6"
+    assert stored_text.unpack("as stored by version 10") == "as stored by version 10"
     assert stored_text.unpack(None) is None
     for damaged in (b"\x02" + packed[1:], packed[:-3], b"\x01not zlib"):
         with pytest.raises(ValueError, match="not a packed record text"):
@@ -123,3 +128,33 @@ def test_a_record_text_is_packed_once_and_read_back_exactly() -> None:
     bomb += packer.flush()
     with pytest.raises(ValueError, match="too long"):
         stored_text.unpack(bomb)
+
+
+def test_the_groups_read_the_views_by_index(tmp_path: Path) -> None:
+    """``groups.refresh_groups`` (main's reader of ``turns``: a line by its game, a window of
+    it, the games through a last position) runs on the views, each statement an index lookup:
+    every statement it sends is traced and its plan read."""
+    long = next(r for r in generate_records(40, 3, Rules.named("backgammon")) if len(r.plays) >= 50)
+    tags = {**long.tags, "Event": "Early", "Result": "*"}
+    fragment = replace(long, tags=tags, plays=long.plays[:30], result="*")
+    path = tmp_path / "g.jqt"
+    # the fragment first: its line is looked up among the longer game's plays, then compared
+    path.write_text(write_game(fragment) + "\n" + write_game(long), encoding="utf-8")
+    db = tmp_path / "a.db"
+    import_paths(db, [str(path)])
+    assert one(db, "SELECT count(DISTINCT group_id) FROM game_groups") == 1
+    sent: list[str] = []
+    conn = sqlite3.connect(db)
+    conn.set_trace_callback(sent.append)
+    with conn:
+        refresh_groups(conn)
+    conn.set_trace_callback(None)
+    reading = [sql for sql in sent if " turns " in sql or " positions " in sql]
+    assert any("key_after = " in sql for sql in reading), reading
+    assert any("BETWEEN" in sql for sql in reading), reading
+    for sql in reading:
+        plan = [str(step[-1]) for step in conn.execute(f"EXPLAIN QUERY PLAN {sql}")]
+        scans = [step for step in plan if step.startswith("SCAN ")]
+        assert scans in ([], ["SCAN turns"]), (sql, plan)
+    conn.close()
+    assert one(db, "SELECT count(DISTINCT group_id) FROM game_groups") == 1

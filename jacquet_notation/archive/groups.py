@@ -1,0 +1,152 @@
+"""One game, many books: the groups of games that are printings of one game (docs/archive.md,
+``game_groups``), found as each file is imported.
+
+Two games are in one group when they have the same plays under other tags (the same
+``fingerprint``), or when the replayed line of one is contained in the other's: a fragment
+from a set position that another game reaches and then goes on with the same plays, a record
+that stops early, or a printing whose line stops at a misprint or a play left out (its line up
+to there is the other's). Containment is found through the position index, never by pairing
+games: a game's last replayed position looked up among the turns (``turns.key_after``) for the
+longer games that hold it, and each of its positions looked up among the games' last positions
+(``games.final_key``) for the shorter ones it holds; each candidate's plies are then compared,
+dice and positions, over the shorter line only.
+
+A group is stored as a row a game (``game_id``, ``group_id``), and only for games in a group of
+two or more: linear in the games, never a row a pair. The group's id is its earliest game's id.
+"""
+
+from __future__ import annotations
+
+from .store import Connection
+
+#: the fewest replayed plies a line must have to count as contained in another: a few opening
+#: plays are shared by many games, and ten plays with their dice are one game's
+MIN_SHARED = 10
+#: the most candidates through one position compared with a game (the rest are left out: a
+#: position many games reach is no evidence of one game)
+MOST_CANDIDATES = 50
+
+#: one replayed ply as compared: its dice, the position before and after it
+_Ply = tuple[str | None, str, str]
+
+
+def refresh_groups(conn: Connection, import_id: int | None = None) -> None:
+    """Find the groups of one import's games (every game's, from nothing, when None)."""
+    if import_id is None:
+        conn.execute("DELETE FROM game_groups")
+        rows = conn.execute("SELECT id, fingerprint FROM games ORDER BY rowid")
+    else:
+        rows = conn.execute(
+            "SELECT g.id, g.fingerprint FROM games g WHERE g.id IN "
+            "(SELECT game_id FROM occurrences WHERE import_id = ?) ORDER BY g.rowid",
+            (import_id,),
+        )
+    for game_id, fingerprint in list(rows):
+        _place(conn, game_id, fingerprint)
+
+
+def _place(conn: Connection, game_id: str, fingerprint: str | None) -> None:
+    """Join ``game_id`` to every group it belongs with."""
+    if fingerprint:
+        same = conn.execute(
+            "SELECT id FROM games WHERE fingerprint = ? AND id != ? ORDER BY rowid LIMIT 1",
+            (fingerprint, game_id),
+        ).fetchone()
+        if same is not None:
+            _join(conn, same[0], game_id)
+    line = _line(conn, game_id)
+    if len(line) >= MIN_SHARED:
+        for other in _holding(conn, game_id, line):
+            _join(conn, other, game_id)
+    for other in _held(conn, game_id, line):
+        _join(conn, other, game_id)
+
+
+def _line(conn: Connection, game_id: str) -> list[_Ply]:
+    """A game's main line as replayed: its plies up to the first one not replayed."""
+    line: list[_Ply] = []
+    for dice, before, after in conn.execute(
+        "SELECT dice, key_before, key_after FROM turns WHERE game_id = ? ORDER BY ply",
+        (game_id,),
+    ):
+        if before is None or after is None:
+            break
+        line.append((dice, before, after))
+    return line
+
+
+def _group(conn: Connection, game_id: str) -> str:
+    found = conn.execute(
+        "SELECT group_id FROM game_groups WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    return str(found[0]) if found else game_id
+
+
+#: the games of one group but the game named, left out of a lookup in SQL, so that copies
+#: of the game already in its group (2,000 of a tournament's file) take no candidate's place
+_OUTSIDE = "NOT IN (SELECT game_id FROM game_groups WHERE group_id = ?) AND {column} != ?"
+
+
+def _holding(conn: Connection, game_id: str, line: list[_Ply]) -> list[str]:
+    """The other games whose lines hold ``line`` whole: through its last position, then the
+    same plies back to its first."""
+    rows = conn.execute(
+        "SELECT game_id, ply FROM turns WHERE key_after = ? AND ply >= ? AND game_id "
+        + _OUTSIDE.format(column="game_id")
+        + " LIMIT ?",
+        (line[-1][2], len(line), _group(conn, game_id), game_id, MOST_CANDIDATES),
+    )
+    found = []
+    for other, end in list(rows):
+        window = _window(conn, other, end - len(line) + 1, end)
+        if window == line:
+            found.append(other)
+    return found
+
+
+def _held(conn: Connection, game_id: str, line: list[_Ply]) -> list[str]:
+    """The other games (of ``MIN_SHARED`` plies or more) whose whole replayed line is a stretch
+    of ``line``: looked up by their last position among ``line``'s."""
+    found = []
+    group = _group(conn, game_id)
+    for end in range(MIN_SHARED, len(line) + 1):
+        rows = conn.execute(
+            "SELECT id FROM games WHERE final_key = ? AND id "
+            + _OUTSIDE.format(column="id")
+            + " LIMIT ?",
+            (line[end - 1][2], group, game_id, MOST_CANDIDATES),
+        )
+        for (other,) in list(rows):
+            theirs = _line(conn, other)
+            if MIN_SHARED <= len(theirs) <= end and line[end - len(theirs) : end] == theirs:
+                found.append(other)
+    return found
+
+
+def _window(conn: Connection, game_id: str, first: int, last: int) -> list[_Ply]:
+    """Plies ``first`` to ``last`` (1-based) of a game, as compared."""
+    return [
+        (dice, before, after)
+        for dice, before, after in conn.execute(
+            "SELECT dice, key_before, key_after FROM turns WHERE game_id = ? AND ply BETWEEN ? "
+            "AND ? ORDER BY ply",
+            (game_id, first, last),
+        )
+    ]
+
+
+def _join(conn: Connection, one: str, another: str) -> None:
+    """Put two games in one group (two groups met: made one), named by its earliest game."""
+    groups = {_group(conn, one), _group(conn, another)}
+    if len(groups) == 1:
+        return
+    earliest = conn.execute(
+        "SELECT id FROM games WHERE id IN (?, ?) ORDER BY rowid LIMIT 1", tuple(groups)
+    ).fetchone()
+    kept = str(earliest[0]) if earliest else min(groups)
+    (merged,) = groups - {kept}
+    conn.execute("UPDATE game_groups SET group_id = ? WHERE group_id = ?", (kept, merged))
+    for game in (one, another, kept, merged):
+        conn.execute(
+            "INSERT OR REPLACE INTO game_groups (game_id, group_id) VALUES (?, ?)", (game, kept)
+        )

@@ -1,0 +1,72 @@
+"""gnubg's move values (``63mgjg``, ``double``) as the record's dice and moves, each read once.
+
+gnubg writes a play one pair of letters a die (:func:`.sgf_analysis.letter_point`); the record
+groups a move repeated (``13/11(2)``), as a match file writes it. A match repeats its plays, so
+each value is read once a side and kept (bounded), the moves shared (they are immutable).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from ..record import Action, Move, Side
+from .sgf_analysis import moves_of
+
+#: the cube's words of a move node
+CUBE_ACTIONS: dict[str, Action] = {"double": "double", "take": "take", "drop": "drop"}
+#: the 36 rolls as gnubg writes them (``63``, ``36``), high die first
+ROLLS = {f"{a}{b}": (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+
+
+def dice_of(text: str) -> tuple[int, int] | None:
+    """Two dice as gnubg writes them (``63``), high first; None for anything else."""
+    return ROLLS.get(text)
+
+
+#: the plain move values read so far, by side (a match repeats its plays): at most
+#: ``PLAIN_KEPT`` of them, forgotten together past that
+PLAIN_READ: dict[str, dict[str, Any]] = {"W": {}, "B": {}}
+PLAIN_KEPT = 20_000
+UNREAD = object()
+
+
+def plain_play(
+    value: str, side: Side
+) -> tuple[tuple[int, int] | None, Action | None, tuple[Move, ...], str] | None:
+    """A move node's value read once for every play written so: ``(dice, cube action, moves,
+    the play's text)``; None where it is neither a cube action nor a roll and its moves."""
+    action = CUBE_ACTIONS.get(value)
+    if action is not None:
+        return None, action, (), value
+    dice = ROLLS.get(value[:2])
+    moves = play_moves(value[2:], side) if dice is not None else None
+    if dice is None or moves is None:
+        return None
+    return dice, None, moves, value if moves else value + ":"
+
+
+@functools.lru_cache(maxsize=4096)
+def play_moves(letters: str, side: Side) -> tuple[Move, ...] | None:
+    """A play's letters as its moves, grouped (:func:`grouped`); None past four pairs or for a
+    letter out of range. Kept by the letters: a match repeats the same plays (Moves are
+    immutable, so one tuple serves every play written so)."""
+    moves = moves_of(letters, side)
+    return None if moves is None or len(moves) > 4 else grouped(moves)
+
+
+def grouped(moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """gnubg's one move a die, the same move repeated written once with its count (``13/11(2)``,
+    as a match file writes it)."""
+    kept: list[Move] = []
+    for move in moves:
+        if kept and kept[-1][:2] == move[:2]:
+            kept[-1] = kept[-1]._replace(count=kept[-1].count + 1)
+        else:
+            kept.append(move)
+    return tuple(kept)
+
+
+def play_text(moves: tuple[Move, ...]) -> str:
+    """A play of an analysis's options in the project's notation (``13/11(2) 6/5``)."""
+    return " ".join(move.notation() for move in grouped(moves))

@@ -1,0 +1,131 @@
+"""One game, many books (docs/archive.md, ``game_groups``): a game printed again under other
+tags, printed with a misprint, a fragment from a set position, a record that stops early, all
+found as one group on import in either order, a game of its own left out; a row a game."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from helpers import SHARED_MAT, as_version_10, one, rows
+
+from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
+from jacquet_notation.generate import generate_records
+from jacquet_notation.notation import parse_game, read_games, write_game
+from jacquet_notation.record import GameRecord, Move
+from jacquet_notation.replay import replay
+from jacquet_notation.rules import Rules
+
+#: a real 13-point match of the shared files (Backgammon Studio's export)
+REAL_MATCH = (
+    SHARED_MAT / "Llabba" / "Llabba - Iandaurca 13pt Backgammon Studio 2023_03_24 12_56_54.txt"
+)
+
+
+def _long_game(seed: int) -> GameRecord:
+    for record in generate_records(50, seed, Rules.named("backgammon")):
+        if len(record.plays) >= 60:
+            return parse_game(write_game(record))
+    raise AssertionError("no long game")
+
+
+def _printings(game: GameRecord) -> dict[str, GameRecord]:
+    """The game, and four other printings of it, each tagged with its book."""
+    played = replay(game)
+    plays = game.plays
+    misprint = list(plays)
+    move = plays[30].moves[0]
+    misprint[30] = replace(plays[30], moves=(Move(move.start, 0, 1), *plays[30].moves[1:]))
+    start = played.plies[20].before
+    fragment_tags = {**game.tags, "Event": "Fragment", "Position": start.key(), "Result": "*"}
+    return {
+        "game": game,
+        "again": replace(game, tags={**game.tags, "Event": "Reprinted", "Date": "1901.??.??"}),
+        "misprint": replace(game, tags={**game.tags, "Event": "Misprint"}, plays=misprint),
+        "fragment": replace(game, tags=fragment_tags, plays=plays[20:45], result="*"),
+        "early": replace(
+            game, tags={**game.tags, "Event": "Early", "Result": "*"}, plays=plays[:25], result="*"
+        ),
+    }
+
+
+def _write(path: Path, records: list[GameRecord]) -> str:
+    path.write_text("\n".join(write_game(r) for r in records), encoding="utf-8")
+    return str(path)
+
+
+def _groups(db: Path) -> dict[str, set[str]]:
+    """Each group as the events of its games."""
+    found: dict[str, set[str]] = {}
+    for group, event in rows(
+        db, "SELECT gg.group_id, g.event FROM game_groups gg JOIN games g ON g.id = gg.game_id"
+    ):
+        found.setdefault(group, set()).add(event)
+    return found
+
+
+@pytest.mark.parametrize("longest_first", [True, False])
+def test_the_printings_of_one_game_are_one_group_in_either_order(
+    tmp_path: Path, longest_first: bool
+) -> None:
+    printed = _printings(_long_game(2))
+    assert not replay(printed["misprint"]).is_valid and replay(printed["fragment"]).is_valid
+    other = _long_game(9)
+    longer = _write(tmp_path / "long.jqt", [printed["game"], printed["again"], other])
+    shorter = _write(
+        tmp_path / "short.jqt", [printed["misprint"], printed["fragment"], printed["early"]]
+    )
+    db = tmp_path / "a.db"
+    import_paths(db, [longer, shorter] if longest_first else [shorter, longer])
+    events = {"Self-play, seed 2", "Reprinted", "Misprint", "Fragment", "Early"}
+    assert list(_groups(db).values()) == [events]
+    # a row a game in a group, none for the game alone; the group named by its earliest game
+    assert one(db, "SELECT count(*) FROM game_groups") == 5
+    first = one(
+        db,
+        "SELECT game_id FROM game_groups gg JOIN games g ON g.id = gg.game_id "
+        "ORDER BY g.rowid LIMIT 1",
+    )
+    assert set(_groups(db)) == {first}
+    # a rebuild finds them again from nothing
+    rebuild(db)
+    assert list(_groups(db).values()) == [events]
+
+
+def test_a_short_record_of_a_common_opening_joins_no_group(tmp_path: Path) -> None:
+    game = _long_game(2)
+    short = replace(game, tags={**game.tags, "Event": "Short"}, plays=game.plays[:6], result="*")
+    db = tmp_path / "a.db"
+    import_paths(db, [_write(tmp_path / "g.jqt", [game, short])])
+    assert one(db, "SELECT count(*) FROM game_groups") == 0
+
+
+def test_an_archive_of_version_6_is_migrated_to_groups(tmp_path: Path) -> None:
+    printed = _printings(_long_game(2))
+    db = tmp_path / "a.db"
+    import_paths(db, [_write(tmp_path / "g.jqt", [printed["game"], printed["fragment"]])])
+    with sqlite3.connect(db) as conn:  # what version 6 wrote: no groups, no final_key index
+        as_version_10(conn)
+        conn.execute("DROP TABLE game_groups")
+        conn.execute("DROP INDEX idx_games_final_key")
+        conn.execute("PRAGMA user_version = 6")
+    open_archive(db).conn.close()
+    assert one(db, "PRAGMA user_version") == SCHEMA_VERSION
+    assert list(_groups(db).values()) == [{"Self-play, seed 2", "Fragment"}]
+
+
+@pytest.mark.skipif(not REAL_MATCH.is_file(), reason="no shared/data/backgammon-mat")
+def test_a_real_game_reprinted_misprinted_and_cut_is_one_group(tmp_path: Path) -> None:
+    games = list(read_games(REAL_MATCH))
+    game = max(games, key=lambda record: len(record.plays))
+    assert len(game.plays) >= 40
+    printed = _printings(game)
+    books = [printed[name] for name in ("again", "misprint", "fragment", "early")]
+    db = tmp_path / "a.db"
+    import_paths(db, [str(REAL_MATCH), _write(tmp_path / "books.jqt", books)])
+    groups = list(_groups(db).values())
+    assert len(groups) == 1 and {"Reprinted", "Misprint", "Fragment", "Early"} < groups[0]
+    # the match's other games are printings of nothing: the group is the game and its books
+    assert one(db, "SELECT count(*) FROM game_groups") == 5

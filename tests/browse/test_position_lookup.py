@@ -1,0 +1,80 @@
+"""A position found by the ID a player shares (position_lookup.py): ``/DB/-/position?id=`` and
+the home page's search box (the games list's ``q``) take a key, a gnubg Position ID or an XGID,
+and open the position's page through the positions table's key; a real ``jacquet serve``."""
+
+from __future__ import annotations
+
+import sqlite3
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from helpers import ROOT, build_archive
+
+from jacquet_notation.position import Position
+from jacquet_notation.position_ids import gnubg_id, xgid
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("lookup") / "archive.db"
+    build_archive(db, [ROOT / "corpus" / "valid" / "backgammon.jqt"])
+    return db
+
+
+def _reached(archive: Path) -> Position:
+    """A backgammon position a game of the archive reached, White on roll, not the start."""
+    with sqlite3.connect(archive) as conn:
+        keys = [row[0] for row in conn.execute("select key from positions order by key")]
+    for key in keys:
+        position = Position.from_key(key)
+        start = position.pips("white") == 167
+        if position.direction == "opposite" and position.turn == "white" and not start:
+            return position
+    raise AssertionError("no backgammon position in the archive")
+
+
+def _opened(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, response.geturl()
+    except urllib.error.HTTPError as error:
+        return error.code, url
+
+
+def test_every_id_of_a_reached_position_opens_its_page(server: str, archive: Path) -> None:
+    position = _reached(archive)
+    page = f"/archive/-/position/{position.key()}"
+    for spec in (position.key(), gnubg_id(position), xgid(position)):
+        status, landed = _opened(f"{server}/archive/-/position?id={quote(spec, safe='')}")
+        assert (status, landed) == (200, server + page), spec
+        # the home page's search box sends its words to the games list as q
+        status, landed = _opened(f"{server}/archive/-/games?q={quote(spec, safe='')}")
+        assert (status, landed) == (200, server + page), spec
+
+
+def test_a_bad_id_is_a_400_an_unreached_one_a_404_and_words_are_searched(server: str) -> None:
+    assert _opened(f"{server}/archive/-/position?id=nonsense")[0] == 400
+    # three of White's men left on its 1-point, every man of Black's borne off
+    white, black = [12, 3] + [0] * 24, [15] + [0] * 25
+    never = xgid(Position.from_counts(white, black, "white", "opposite"))
+    assert _opened(f"{server}/archive/-/position?id={quote(never, safe='')}")[0] == 404
+    status, landed = _opened(f"{server}/archive/-/games?q=nonsense")
+    assert status == 200 and "/-/games" in landed
+
+
+def test_the_position_page_shows_both_ids_with_copy_buttons(server: str, archive: Path) -> None:
+    from lxml import html
+
+    position = _reached(archive)
+    url = f"{server}/archive/-/position/{position.key()}"
+    with urllib.request.urlopen(url, timeout=30) as response:
+        root = html.fromstring(response.read().decode())
+    assert root.xpath("string(//code[@class='jacquet-gnubg-id'])") == gnubg_id(position)
+    assert root.xpath("string(//code[@class='jacquet-xgid'])") == xgid(position)
+    copied = root.xpath("//button[@class='jacquet-copy']/@data-copy")
+    assert copied == [gnubg_id(position), xgid(position)]
