@@ -56,6 +56,8 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_9_to_10(db)
             if version < 11:
                 _migrate_10_to_11(db)
+            if version < 7:  # the groups read the plays as the last step stores them
+                refresh_groups(db.conn)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -149,9 +151,9 @@ def _migrate_5_to_6(db: sqlite_utils.Database) -> None:
 
 def _migrate_6_to_7(db: sqlite_utils.Database) -> None:
     """Version 7 keeps the groups of printings of one game (``game_groups``), found for every
-    game already stored, and indexes the games' last positions (``games.final_key``)."""
+    game already stored once every step has run (:func:`migrate`: they read the plays as the
+    current version stores them), and indexes the games' last positions (``games.final_key``)."""
     create_groups(db)
-    refresh_groups(db.conn)
 
 
 def _migrate_7_to_8(db: sqlite_utils.Database) -> None:

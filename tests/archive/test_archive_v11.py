@@ -131,9 +131,9 @@ def test_a_record_text_is_packed_once_and_read_back_exactly() -> None:
 
 
 def test_the_groups_read_the_views_by_index(tmp_path: Path) -> None:
-    """``groups.refresh_groups`` (main's reader of ``turns``: a line by its game, a window of
-    it, the games through a last position) runs on the views, each statement an index lookup:
-    every statement it sends is traced and its plan read."""
+    """``groups.refresh_groups`` (a line by its game and a window of it, read from ``plies`` in
+    its key's order; the games through a last position, from the view ``turns``) looks each up
+    by an index: every statement it sends is traced and its plan read."""
     long = next(r for r in generate_records(40, 3, Rules.named("backgammon")) if len(r.plays) >= 50)
     tags = {**long.tags, "Event": "Early", "Result": "*"}
     fragment = replace(long, tags=tags, plays=long.plays[:30], result="*")
@@ -149,7 +149,7 @@ def test_the_groups_read_the_views_by_index(tmp_path: Path) -> None:
     with conn:
         refresh_groups(conn)
     conn.set_trace_callback(None)
-    reading = [sql for sql in sent if " turns " in sql or " positions " in sql]
+    reading = [sql for sql in sent if " turns " in sql or " plies " in sql]
     assert any("key_after = " in sql for sql in reading), reading
     assert any("BETWEEN" in sql for sql in reading), reading
     for sql in reading:
