@@ -55,11 +55,18 @@ class _Entry:
 
 
 class XgReadError(NotationError):
-    """A ``.xg`` file that cannot be read: one line, the byte where the reading stopped."""
+    """A ``.xg`` file that cannot be read: one line, the byte where the reading stopped.
+
+    A binary file has no lines: the error stands at line 1, its column the byte's place from 1
+    (``file:1:COLUMN:``, as every error of the project is placed), the byte said in words too.
+    """
 
     def __init__(self, file: str | None, offset: int, reason: str) -> None:
         super().__init__(
-            f"not a readable eXtreme Gammon file: {reason} (at byte {offset})", file=file
+            f"not a readable eXtreme Gammon file: {reason} (at byte {offset})",
+            file=file,
+            line=1,
+            column=offset + 1,
         )
         self.offset = offset
 
