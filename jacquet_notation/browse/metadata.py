@@ -17,7 +17,6 @@ from typing import Any
 from .. import __version__
 from ..position import Position
 from .column_notes import COLUMNS as COLUMNS
-from .stored_metadata import STORED_TABLES
 
 SOURCE_URL = "https://github.com/jacquet-notation/jacquet-notation"
 
@@ -141,7 +140,6 @@ _TABLES: dict[str, dict[str, Any]] = {
         "hidden": True,
         "sort_desc": "date",
     },
-    **STORED_TABLES,
     "game_rules": {
         "title": "Games by consistent ruleset",
         "description": "A row for each named ruleset a game's every play fits, kept from the "
