@@ -118,4 +118,5 @@ def test_the_installed_command() -> None:
         text=True,
         check=False,
     )
-    assert bad.returncode == 2 and bad.stderr.startswith("jacquet: --position: not JSON")
+    assert bad.returncode == 2 and bad.stderr.startswith("jacquet: '[1' is no position")
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr

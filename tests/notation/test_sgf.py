@@ -28,7 +28,7 @@ needs_gnubg = pytest.mark.skipif(
 
 
 def shared_files(count: int) -> list[Path]:
-    if SHARED_MAT is None:
+    if not SHARED_MAT.is_dir():
         pytest.skip("the shared match files are not here")
     files = sorted(p for p in Path(SHARED_MAT).rglob("*.txt"))
     step = max(len(files) // count, 1)
@@ -192,7 +192,7 @@ def test_export_sgf_writes_one_file_a_match(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(not GNUBG_PROGRAM.exists(), reason="the gnubg program is not installed")
 def test_gnubg_loads_the_export_as_it_imports_the_original() -> None:
-    if SHARED_MAT is None:
+    if not SHARED_MAT.is_dir():
         pytest.skip("the shared match files are not here")
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "compare_gnubg_sgf.py"), "--sample", "8"],
