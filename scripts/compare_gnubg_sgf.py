@@ -33,6 +33,10 @@ from jacquet_notation.errors import JacquetError
 from jacquet_notation.notation import read_games
 from jacquet_notation.sgf_writer import write_sgf_matches
 
+# the sibling script beside this one (a script's folder is first on its path)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare_gnubg_export import differences as export_differences
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "backgammon-mat"
 #: the files one gnubg process compares
@@ -89,33 +93,12 @@ def _once(actions: list[list[Any]]) -> None:
 
 
 def differences(original: dict[str, Any] | None, exported: dict[str, Any] | None) -> list[str]:
-    """Where gnubg's import of the original and its load of the export differ."""
-    if original is None or exported is None:
-        return [
-            f"gnubg read the original: {original is not None}, the export: {exported is not None}"
-        ]
-    found = []
-    for key in ("names", "length"):
-        if original[key] != exported[key]:
-            found.append(f"{key}: original {original[key]}, export {exported[key]}")
-    ours, theirs = original["games"], exported["games"]
-    if len(ours) != len(theirs):
-        found.append(f"original {len(ours)} games, export {len(theirs)}")
-    for number, (a, b) in enumerate(zip(ours, theirs, strict=False), 1):
-        _once(a["actions"])
-        _once(b["actions"])
-        for key in ("outcome", "resigned"):
-            if a[key] != b[key]:
-                found.append(f"game {number}: {key} original {a[key]}, export {b[key]}")
-        for index, (x, y) in enumerate(zip(a["actions"], b["actions"], strict=False), 1):
-            if x != y:
-                found.append(f"game {number}, action {index}: original {x}, export {y}")
-                break
-        else:
-            if len(a["actions"]) != len(b["actions"]):
-                count = f"{len(a['actions'])} actions, export {len(b['actions'])}"
-                found.append(f"game {number}: original {count}")
-    return found
+    """Where gnubg's import of the original and its load of the export differ: the export
+    script's comparison, once each game's roll held twice is held once."""
+    for summary in (original, exported):
+        for game in (summary or {}).get("games", ()):
+            _once(game["actions"])
+    return export_differences(original, exported)
 
 
 def run_gnubg(gnubg: str, pairs: list[tuple[Path, Path]], folder: Path) -> list[Any]:
