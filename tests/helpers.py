@@ -24,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from jacquet_notation.archive import import_paths
+from jacquet_notation.archive.schema import VIEWS
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import write_game
+from jacquet_notation.position import Position
 from jacquet_notation.record import GameRecord
 from jacquet_notation.rules import Rules
 
@@ -147,11 +149,54 @@ def as_version_1(archive: Path, old: Path) -> None:
     source.backup(target)
     source.close()
     with target:
+        as_version_10(target)
         for trigger in ("game_list_insert", "game_list_update", "game_list_delete"):
             target.execute(f"drop trigger {trigger}")
         target.execute("drop table game_list")
         target.execute("pragma user_version = 1")
     target.close()
+
+
+#: version 10's stored turns and positions, as its schema (and every one before) made them
+_V6_TABLES = (
+    "CREATE TABLE turns (game_id TEXT REFERENCES games(id), ply INTEGER, turn INTEGER, "
+    "side TEXT, dice TEXT, written TEXT, steps TEXT, pips INTEGER, key_before TEXT, "
+    "key_after TEXT, annotation TEXT, nags TEXT, comment TEXT, error TEXT, "
+    "opponent_steps TEXT, cube TEXT, PRIMARY KEY (game_id, ply))",
+    "CREATE TABLE positions (key TEXT PRIMARY KEY, turn TEXT, white_pips INTEGER, "
+    "black_pips INTEGER, white_off INTEGER, black_off INTEGER, games INTEGER)",
+)
+
+
+def as_version_10(conn: sqlite3.Connection) -> None:
+    """Lay an archive out as schema version 10 wrote it (``turns`` and ``positions`` tables, a
+    position's counts in every row), from what its views say: what the migration to version 11
+    starts from, and the step earlier versions are made from."""
+    turns = conn.execute("SELECT * FROM turns ORDER BY game_id, ply").fetchall()
+    positions = conn.execute("SELECT * FROM positions").fetchall()
+    for view in ("opening_rolls", "turns", "positions"):
+        conn.execute(f"DROP VIEW {view}")
+    for table in ("ply_notes", "plies", "shared_positions", "game_numbers"):
+        conn.execute(f"DROP TABLE {table}")
+    for sql in _V6_TABLES:
+        conn.execute(sql)
+    conn.executemany(f"INSERT INTO turns VALUES ({', '.join('?' * 16)})", turns)
+    counted = []
+    for key, turn, white_pips, black_pips, white_off, black_off, games in positions:
+        if turn is None:  # reached by one game: version 10 kept its counts too
+            position = Position.from_key(key)
+            turn, white_pips, black_pips = (
+                position.turn,
+                position.pips("white"),
+                position.pips("black"),
+            )
+            white_off, black_off = position.off("white"), position.off("black")
+        counted.append((key, turn, white_pips, black_pips, white_off, black_off, games))
+    conn.executemany("INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?)", counted)
+    conn.execute("CREATE INDEX idx_turns_key_before ON turns (key_before)")
+    conn.execute("CREATE INDEX idx_turns_key_after ON turns (key_after)")
+    conn.execute(f"CREATE VIEW opening_rolls AS {VIEWS['opening_rolls'].strip()}")
+    conn.execute("PRAGMA user_version = 10")
 
 
 def check_consistent(db: Path) -> None:
@@ -183,9 +228,7 @@ def check_consistent(db: Path) -> None:
             """SELECT p.key FROM positions p LEFT JOIN (
                  SELECT key, count(DISTINCT game_id) AS n FROM (
                    SELECT key_before AS key, game_id FROM turns WHERE key_before IS NOT NULL
-                   UNION ALL SELECT key_after, game_id FROM turns WHERE key_after IS NOT NULL
-                   UNION ALL SELECT final_key, id FROM games WHERE plies = 0
-                     AND final_key IS NOT NULL)
+                   UNION ALL SELECT key_after, game_id FROM turns WHERE key_after IS NOT NULL)
                  GROUP BY key) c ON c.key = p.key
                WHERE p.games IS NOT c.n""",
         )

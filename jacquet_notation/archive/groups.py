@@ -17,6 +17,7 @@ two or more: linear in the games, never a row a pair. The group's id is its earl
 
 from __future__ import annotations
 
+from .plays import GAME_LINE
 from .store import Connection
 
 #: the fewest replayed plies a line must have to count as contained in another: a few opening
@@ -66,7 +67,7 @@ def _line(conn: Connection, game_id: str) -> list[_Ply]:
     """A game's main line as replayed: its plies up to the first one not replayed."""
     line: list[_Ply] = []
     for dice, before, after in conn.execute(
-        "SELECT dice, key_before, key_after FROM turns WHERE game_id = ? ORDER BY ply",
+        GAME_LINE.format(plies=""),
         (game_id,),
     ):
         if before is None or after is None:
@@ -128,8 +129,7 @@ def _window(conn: Connection, game_id: str, first: int, last: int) -> list[_Ply]
     return [
         (dice, before, after)
         for dice, before, after in conn.execute(
-            "SELECT dice, key_before, key_after FROM turns WHERE game_id = ? AND ply BETWEEN ? "
-            "AND ? ORDER BY ply",
+            GAME_LINE.format(plies=" AND p.ply BETWEEN ? AND ?"),
             (game_id, first, last),
         )
     ]

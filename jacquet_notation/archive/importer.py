@@ -170,11 +170,14 @@ class _Importer:
             ):
                 writer.read(number, chunks, previous)
                 errors.append(None)
+                # the batch the writer reads: its last game read here too, for the next
+                previous = match_summary(parse_chunk(chunks[-1]))
             else:
-                batch, lines = derive_batch(chunks, self.rules, import_id, counts, previous)
+                batch, lines, previous = derive_batch(
+                    chunks, self.rules, import_id, counts, previous
+                )
                 errors.append(lines)
                 writer.write(batch)
-            previous = match_summary(parse_chunk(chunks[-1]))  # one game in a batch read again
             games += len(chunks)
             if self.progress is not None:
                 self.progress(len(chunks))

@@ -13,6 +13,7 @@ from . import store
 from .decisions import create_decisions
 from .groups import refresh_groups
 from .matches import refresh_matches
+from .plays import migrate_turns
 from .rows import DerivedGame, derive, reread
 from .schema import (
     SCHEMA_VERSION,
@@ -23,6 +24,7 @@ from .schema import (
     create_matches,
     create_player_aliases,
     create_schema,
+    create_views,
 )
 from .store import Store
 
@@ -52,6 +54,10 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_8_to_9(db)
             if version < 10:
                 _migrate_9_to_10(db)
+            if version < 11:
+                _migrate_10_to_11(db)
+            if version < 7:  # the groups read the plays as the last step stores them
+                refresh_groups(db.conn)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -145,9 +151,9 @@ def _migrate_5_to_6(db: sqlite_utils.Database) -> None:
 
 def _migrate_6_to_7(db: sqlite_utils.Database) -> None:
     """Version 7 keeps the groups of printings of one game (``game_groups``), found for every
-    game already stored, and indexes the games' last positions (``games.final_key``)."""
+    game already stored once every step has run (:func:`migrate`: they read the plays as the
+    current version stores them), and indexes the games' last positions (``games.final_key``)."""
     create_groups(db)
-    refresh_groups(db.conn)
 
 
 def _migrate_7_to_8(db: sqlite_utils.Database) -> None:
@@ -179,6 +185,14 @@ def _migrate_9_to_10(db: sqlite_utils.Database) -> None:
         db.execute("ALTER TABLE games ADD COLUMN consistent_rules TEXT")
     if "game_rules" not in db.table_names():
         create_game_rules(db)
+
+
+def _migrate_10_to_11(db: sqlite_utils.Database) -> None:
+    """Version 11 stores what it must once: ``turns`` and ``positions`` become views of the same
+    columns over ``plies``, ``game_numbers`` and ``shared_positions`` (:mod:`.plays`)."""
+    db.execute("DROP VIEW IF EXISTS opening_rolls")  # made again over the new views
+    migrate_turns(db)
+    create_views(db, replace=True)
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
@@ -218,6 +232,7 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
             pending = []
     if pending:
         target.write_sightings(pending)
+    store.share_positions(db.conn, 0)
     store.recount_imports(db)
     refresh_matches(db.conn)
     conn.execute("DROP TABLE _v0_games")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 
 import sqlite_utils
 
 from ..garbage import fewer_collections
 from ..match import GameSummary
 from ..rules import Rules
+from ..stored_text import unpack
 from . import store
 from .decisions import KEPT_COLUMNS, follow_id
 from .groups import refresh_groups
@@ -44,7 +46,7 @@ _REBUILT = tuple(
 def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     conn = db.conn
     summary = ImportSummary()
-    for table in ("turns", "positions"):
+    for table in ("ply_notes", "plies", "shared_positions"):
         conn.execute(f"DELETE FROM {table}")
     # every turn is written again: the key indexes are built once, at the end
     if store.key_indexes_deferred(conn, 0):
@@ -63,9 +65,9 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         if not stored:
             break
         after = stored[-1][0]
-        updates, turns, counted = [], [], []
+        updates, numbered = [], []
         for rowid, old_id, original, file, index, line, gap, import_id in stored:
-            record = reread(original or "", file, index or 1, line or 1, gap or 0)
+            record = reread(unpack(original) or "", file, index or 1, line or 1, gap or 0)
             derived, previous = derive_chained(record, rules, import_id, previous)
             summary.games += 1
             setattr(summary, derived.status, getattr(summary, derived.status) + 1)
@@ -76,6 +78,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
                 conn.execute(
                     "UPDATE occurrences SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
                 )
+                conn.execute("DELETE FROM game_numbers WHERE game_id = ?", (old_id,))
                 follow_id(conn, old_id, derived.id)
                 conn.execute("DELETE FROM games WHERE rowid = ?", (rowid,))
                 continue
@@ -85,13 +88,14 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
                 conn.execute(
                     "UPDATE occurrences SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
                 )
+                conn.execute(
+                    "UPDATE game_numbers SET game_id = ? WHERE game_id = ?", (derived.id, old_id)
+                )
                 follow_id(conn, old_id, derived.id)
             updates.append((*(game[column] for column in _REBUILT), rowid))
-            turns.extend(derived.turns)
-            counted.append(derived)
+            numbered.append((_number(conn, derived.id), derived))
         conn.executemany(update, updates)
-        target.insert_turn_rows(turns)
-        target.count_positions(counted)
+        target.insert_plies_of(numbered)
     for table, columns in (
         ("players", ("white_id", "black_id")),
         ("events", ("event_id",)),
@@ -104,6 +108,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
             used += " UNION SELECT player_id FROM player_aliases"
         conn.execute(f"DELETE FROM {table} WHERE id NOT IN ({used})")
     store.build_key_indexes(conn)
+    store.share_positions(conn, 0)
     store.recount_imports(db)
     store.mark_reread(conn)
     refresh_matches(conn)
@@ -112,3 +117,9 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('rebuild')")
     summary.files = conn.execute("SELECT count(*) FROM imports").fetchone()[0]
     return summary
+
+
+def _number(conn: sqlite3.Connection, game_id: str) -> int:
+    """A stored game's number (``game_numbers``), which its plies keep through a rebuild."""
+    found = conn.execute("SELECT number FROM game_numbers WHERE game_id = ?", (game_id,))
+    return store.returned_id(found.fetchone())

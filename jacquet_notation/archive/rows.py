@@ -1,8 +1,9 @@
 """From a record to the rows the archive stores: pure, no I/O, in either process of an import.
 
 A game read becomes a :class:`DerivedGame`: its game row (a dict by column, the ids of its
-names still to be looked up by the store), its turn rows and the position rows of the positions
-it reaches. The hot loop of an import is ``_Plies.read``, one pass a play.
+names still to be looked up by the store) and its plays' rows (``plies``, but for the game's
+number, which the store gives it). The positions it reaches are its plays' keys. The hot loop
+of an import is ``_Plies.read``, one pass a play.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from ..engine import Step
 from ..errors import JacquetError, MatchError
 from ..match import GameSummary, check_game, match_errors, outcome
 from ..notation import GameChunk, parse_chunk, parse_game, split_games, write_game
-from ..position import Position, other_point
+from ..position import Position
 from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
 from ..replay import ReplayedGame, infer, replay
 from ..reporting import describe_error, headline, suggestions
 from ..rules import Rules
+from ..stored_text import pack
 from .decisions import DecisionRow, analyser_columns, decision_rows, format_of
 from .names import iso_date, normalise_name
 
@@ -32,20 +34,21 @@ from .names import iso_date, normalise_name
 
 #: a game's row, by column of ``games`` (see schema.GAME_COLUMNS)
 GameRow = dict[str, Any]
-#: a turn's row, in the order of schema.TURN_COLUMNS
+#: a play's row, in the order of plays.PLY_COLUMNS less the first (the game's number)
 TurnRow = tuple[Any, ...]
-#: a position a game reaches, as ``positions`` takes it: key, turn, white and black pips, white
-#: and black men off, and the game's 1 to add to the games reaching it
-PositionRow = tuple[str, str, int, int, int, int, int]
+#: what few plays carry besides (plays.NOTE_COLUMNS less the game's number): the ply, its
+#: annotation, NAGs, comment, error, the opponent's share, a cube action
+NoteRow = tuple[Any, ...]
 
 
 @dataclass(slots=True)
 class DerivedGame:
-    """The rows of one game read, before player, event and source ids are known."""
+    """The rows of one game read, before player, event and source ids (and its number) are
+    known."""
 
     game: GameRow
     turns: list[TurnRow]
-    positions: dict[str, PositionRow]
+    notes: list[NoteRow]
     index: int
     line: int
     status: str
@@ -63,7 +66,7 @@ class DerivedGame:
         return DerivedGame, (
             self.game,
             self.turns,
-            self.positions,
+            self.notes,
             self.index,
             self.line,
             self.status,
@@ -74,6 +77,14 @@ class DerivedGame:
 
 #: ``_DICE[high][low]``: ``6-5``
 _DICE = [[f"{high}-{low}" for low in range(7)] for high in range(7)]
+#: a side as ``plies`` stores it (the view ``turns`` spells it)
+_SIDE_NUMBER = {"white": 0, "black": 1}
+#: ``_SPELLED_ROLL[high][low]``: the two spellings of a play's start ``plies.written`` leaves
+#: out (a .jqt's ``6-5: ``, a match file's ``65: ``), and the roll as stored (65)
+_SPELLED_ROLL = [
+    [(f"{high}-{low}: ", f"{high}{low}: ", high * 10 + low) for low in range(7)]
+    for high in range(7)
+]
 
 
 def game_hash(text: str) -> str:
@@ -130,19 +141,6 @@ def _options(rules: Rules) -> str:
     return text
 
 
-def _start_row(position: Position) -> PositionRow:
-    """Key, turn, pips and men off of a position (one not reached by a play), and a 1."""
-    return (
-        position.key(),
-        position.turn,
-        position.pips("white"),
-        position.pips("black"),
-        position.off("white"),
-        position.off("black"),
-        1,
-    )
-
-
 def derive(
     record: GameRecord,
     rules: Rules | None,
@@ -185,10 +183,11 @@ def derive_batch(
     import_id: int,
     counts: dict[str, int],
     previous: GameSummary | None = None,
-) -> tuple[list[DerivedGame], list[str]]:
+) -> tuple[list[DerivedGame], list[str], GameSummary | None]:
     """Parse, replay and derive a batch of games as cut from a file (by either process of an
     import), each checked against the one before it (``previous``: the summary of the game
-    before the batch); ``counts`` gains their statuses. The games, and the batch's error lines."""
+    before the batch); ``counts`` gains their statuses. The games, the batch's error lines, and
+    the summary of its last game (the next batch's ``previous``: not read again for it)."""
     batch = []
     for chunk in chunks:
         derived, previous = derive_chained(parse_chunk(chunk), rules, import_id, previous)
@@ -196,7 +195,7 @@ def derive_batch(
         batch.append(derived)
     for derived in batch:
         counts[derived.status] += 1
-    return batch, [line for derived in batch for line in derived.messages]
+    return batch, [line for derived in batch for line in derived.messages], previous
 
 
 def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | None) -> DerivedGame:
@@ -209,22 +208,18 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
         details.append(_error_detail(error, text))
     if record.errors:
         status = "unreadable"
-        canonical = None
         game_id = game_hash("unreadable:" + record.text.replace("\r\n", "\n"))
     else:
         status = "invalid" if game.errors else "valid"
-        canonical = write_game(record)
-        game_id = game_hash(canonical)
+        # the id's text; not stored (version 7): ``original`` is the record's one text kept
+        game_id = game_hash(write_game(record))
     comments = list(record.comments)
-    plies = _Plies(game_id)
+    plies = _Plies()
     plies.read(record, game, comments)
     refused_start = record.starts_elsewhere and game.set_position is None  # a bad [Position]
     if not game.plies and not record.errors and not refused_start:
-        start = _start_row(game.final)
-        plies.reached[start[0]] = start
-        plies.final_key = start[0]
+        plies.final_key = game.final.key()
     row = _game_row(record, game, import_id, game_id, status)
-    row["canonical"] = canonical
     row["error"] = messages[0] if messages else None
     row["errors"] = json.dumps(details, ensure_ascii=False) if details else None
     row["turns"] = plies.last_turn
@@ -234,7 +229,7 @@ def derive_replayed(record: GameRecord, game: ReplayedGame, import_id: int | Non
     line = record.span.line or 1
     decisions = decision_rows(record, game_id)
     return DerivedGame(
-        row, plies.turns, plies.reached, record.index, line, status, messages, decisions
+        row, plies.turns, plies.notes, record.index, line, status, messages, decisions
     )
 
 
@@ -275,7 +270,7 @@ def _game_row(
         "comments": None,
         "fingerprint": _fingerprint(record),
         "canonical": None,
-        "original": record.text,
+        "original": pack(record.text),
         "file": record.file,
         "game_index": record.index,
         "line": record.span.line or 1,
@@ -299,25 +294,10 @@ def _ply_text(written: WrittenPlay, dice: str | None) -> str:
     return f"{dice}: {moves}" if dice else "pass"
 
 
-def _reached(key: str, position: Position, white_pips: int, black_pips: int) -> PositionRow:
-    """A position's row, from its key and the pips carried to it."""
-    return (
-        key,
-        position.turn,
-        white_pips,
-        black_pips,
-        position.off("white"),
-        position.off("black"),
-        1,
-    )
-
-
-def _share(opponent_steps: Sequence[Step]) -> tuple[str, int]:
+def _share(opponent_steps: Sequence[Step]) -> str:
     """Versailles: the opponent's share of a play, in its numbering, kept apart from the
-    mover's steps, and its pips, the opponent's (no hit: no hitting ruleset plays every die,
-    and if one did, its hits would count as the mover's)."""
-    text = " ".join([MOVE_TEXTS[s.hit][s.start][s.end] for s in opponent_steps])
-    return text, sum([s.start - s.end for s in opponent_steps])
+    mover's steps."""
+    return " ".join([MOVE_TEXTS[s.hit][s.start][s.end] for s in opponent_steps])
 
 
 def _note(written: WrittenPlay, comments: list[str]) -> str:
@@ -328,106 +308,110 @@ def _note(written: WrittenPlay, comments: list[str]) -> str:
 
 
 class _Plies:
-    """A game's turn rows and the positions it reaches, read ply by ply (:meth:`read`)."""
+    """A game's play rows, read ply by ply (:meth:`read`)."""
 
-    __slots__ = ("final_key", "game_id", "last_turn", "reached", "turns")
+    __slots__ = ("final_key", "last_turn", "notes", "turns")
 
-    def __init__(self, game_id: str) -> None:
-        self.game_id = game_id
+    def __init__(self) -> None:
         self.turns: list[TurnRow] = []
-        self.reached: dict[str, PositionRow] = {}
+        self.notes: list[NoteRow] = []
         self.final_key: str | None = None
         self.last_turn = 0
 
     def read(self, record: GameRecord, game: ReplayedGame, comments: list[str]) -> None:
-        """Every ply's turn row and the positions reached; the plies' notes join ``comments``.
+        """Every ply's row; the plies' notes join ``comments``.
 
         The hot loop of an import (one pass a play): tables and locals, no generic accessors.
-        Each side's pips are carried from play to play: a play's steps say by how many pips the
-        mover's men went (and, by its hits, the other side's); keys are ``Position.key()``'s.
+        A play's position before is stored only where it is not the previous play's after (a
+        game's first play, the play after a missing one): ``turns`` reads it from there.
         """
-        game_id, append, reached = self.game_id, self.turns.append, self.reached
+        append = self.turns.append
         final_key: str | None = None
         stopped = False
         last_turn = 0
         last_position: Position | None = None
-        last_info: PositionRow = ("", "white", 0, 0, 0, 0, 1)
-        white_pips = black_pips = 0
-        hitting = game.rules.hitting
-        dice_text, step_text = _DICE, MOVE_TEXTS
+        last_after: str | None = None  # the previous play's key_after
+        dice_text, step_text, sides, spelled = _DICE, MOVE_TEXTS, _SIDE_NUMBER, _SPELLED_ROLL
         for number, ply in enumerate(game.plies, 1):
             written = ply.written
             turn = written.turn
             if turn > last_turn:
                 last_turn = turn
             written_dice = written.dice
-            dice = dice_text[written_dice[0]][written_dice[1]] if written_dice else None
-            if dice is None and len(ply.rolls) == 1:  # a play without dice: its one roll inferred
-                dice = dice_text[ply.rolls[0][0]][ply.rolls[0][1]]
-            key_before = key_after = steps = moved = shared = None
+            roll = written_dice if written_dice else (ply.rolls[0] if len(ply.rolls) == 1 else None)
+            before_key = key_after = steps = moved = shared = None
             if not stopped:
                 before = ply.before
                 if before is not last_position:
-                    white_pips, black_pips = before.pips("white"), before.pips("black")
                     key = before.key()
-                    last_info = reached[key] = _reached(key, before, white_pips, black_pips)
-                key_before = last_info[0]
+                    if key != last_after:
+                        before_key = key
                 play = ply.play
                 if play is not None:
                     position = last_position = play.position
                     played = play.steps
                     steps = " ".join([step_text[s.hit][s.start][s.end] for s in played])
                     moved = sum([s.start - s.end for s in played])
-                    # a man hit on the mover's point e stood on the other side's point
-                    # other_point(e): it goes to the bar (25), that much further from home
-                    where = position.direction
-                    hit = (
-                        sum([25 - other_point(s.end, where) for s in played if s.hit])
-                        if hitting
-                        else 0
-                    )
-                    if written.side == "white":
-                        white_pips -= moved
-                        black_pips += hit
-                    else:
-                        black_pips -= moved
-                        white_pips += hit
                     opponent_steps = play.opponent_steps
                     if opponent_steps:
-                        shared, shared_pips = _share(opponent_steps)
-                        if written.side == "white":
-                            black_pips -= shared_pips
-                        else:
-                            white_pips -= shared_pips
+                        shared = _share(opponent_steps)
                     key_after = final_key = position.key()
-                    last_info = reached[key_after] = _reached(
-                        key_after, position, white_pips, black_pips
-                    )
                 elif ply.after is None:
                     stopped = True
-                # else a missing play the game goes on from (replay.py): the next ply's
-                # position is read afresh, as its ``before`` is not the last play's result
-            note = _note(written, comments) if written.comments or written.comments_before else None
+                else:
+                    # a missing play the game goes on from (replay.py): the next ply's position
+                    # is read afresh, as its ``before`` is not the last play's result
+                    last_position = None
+            # the text as written, left out where it is the roll then the steps (see plays.py)
+            text: str | None = written.text
+            if roll:
+                dashed, plain, rolled = spelled[roll[0]][roll[1]]
+                if not text:
+                    text = _ply_text(written, dice_text[roll[0]][roll[1]])
+                elif steps is not None:
+                    if text == dashed + steps:
+                        text = None
+                    elif text == plain + steps:
+                        text = ""
+            else:
+                rolled = None
+                text = text or _ply_text(written, None)
             append(
                 (
-                    game_id,
                     number,
                     turn,
-                    written.side,
-                    dice,
-                    _ply_text(written, dice),
+                    sides[written.side],
+                    rolled,
+                    text,
                     steps,
                     moved,
-                    key_before,
+                    before_key,
                     key_after,
-                    written.annotation,
-                    " ".join([f"${nag}" for nag in written.nags]) if written.nags else None,
-                    note,
-                    describe_error(game, record, ply.error) if ply.error else None,
-                    shared,
-                    _cube_text(written) if written.is_cube_action else None,
                 )
             )
+            if (
+                ply.error
+                or shared
+                or written.annotation
+                or written.nags
+                or written.comments
+                or written.comments_before
+                or (written.action is not None and written.is_cube_action)
+            ):
+                self.notes.append(
+                    (
+                        number,
+                        written.annotation,
+                        " ".join([f"${nag}" for nag in written.nags]) if written.nags else None,
+                        _note(written, comments)
+                        if written.comments or written.comments_before
+                        else None,
+                        describe_error(game, record, ply.error) if ply.error else None,
+                        shared,
+                        _cube_text(written) if written.is_cube_action else None,
+                    )
+                )
+            last_after = key_after
         self.final_key = final_key
         self.last_turn = last_turn
 

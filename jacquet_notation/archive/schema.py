@@ -9,10 +9,11 @@ from __future__ import annotations
 import sqlite_utils
 
 from .decisions import create_decisions
+from .plays import create_plies
 from .views import VIEWS as VIEWS
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -343,25 +344,7 @@ def create_schema(db: sqlite_utils.Database) -> None:
         "import_id",
     ):
         db.table("games").create_index([column])
-    db.table("turns").create(
-        {column: int if column in _TURN_INTS else str for column in TURN_COLUMNS},
-        pk=("game_id", "ply"),
-        foreign_keys=[("game_id", "games", "id")],
-    )
-    db.table("turns").create_index(["key_before"])
-    db.table("turns").create_index(["key_after"])
-    db.table("positions").create(
-        {
-            "key": str,
-            "turn": str,
-            "white_pips": int,
-            "black_pips": int,
-            "white_off": int,
-            "black_off": int,
-            "games": int,
-        },
-        pk="key",
-    )
+    create_plies(db)
     db.table("occurrences").create(
         {"import_id": int, "game_index": int, "game_id": str, "line": int},
         pk=("import_id", "game_index"),

@@ -8,7 +8,6 @@ It runs on either kind of connection (:data:`Connection`). :class:`Store` writes
 from __future__ import annotations
 
 import contextlib
-import itertools
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -21,8 +20,10 @@ from ..errors import JacquetError
 from ..notation import READER
 from .decisions import INSERT as INSERT_DECISIONS
 from .names import normalise_name
-from .rows import DerivedGame, GameRow, TurnRow
-from .schema import GAME_COLUMNS, TURN_COLUMNS
+from .plays import NOTE_COLUMNS, PLY_COLUMNS, PLY_KEY_INDEXES
+from .plays import share_positions as share_positions
+from .rows import DerivedGame, GameRow
+from .schema import GAME_COLUMNS
 
 #: games handled per batch: the unit the importing process sends to the writer process. Small
 #: enough that a batch of rows (about 14 KiB pickled a game) fits in the pipe with room to spare,
@@ -35,7 +36,7 @@ BATCH = 32
 WAIT_SECONDS: float = 600.0
 
 #: how far one file's import may grow the archive: this many times the file's bytes, plus the
-#: allowance below (docs/archive.md, "Growth"). Real collections grow it 12 to 15 times their
+#: allowance below (docs/archive.md, "Growth"). Real collections grow it 5 to 6 times their
 #: text; a file that would grow it past the cap is rolled back and refused in one line, so that
 #: whoever may drop a file in a folder ``jacquet serve`` imports cannot fill the disk with it.
 GROWTH_FACTOR = 40
@@ -229,8 +230,8 @@ def recount_imports(db: sqlite_utils.Database) -> None:
     )
 
 
-#: the turns indexes a bulk import drops, then builds again once its rows are in
-KEY_INDEXES = (("idx_turns_key_before", "key_before"), ("idx_turns_key_after", "key_after"))
+#: the plies' key indexes a bulk import drops, then builds again once its rows are in
+KEY_INDEXES = PLY_KEY_INDEXES
 #: bytes of record text per play, about (a canonical play is ``6-5: 24/18 18/13`` and its
 #: turn number): enough to tell a file that will add more turns than the archive holds
 BYTES_PER_PLAY = 20
@@ -246,18 +247,23 @@ def key_indexes_deferred(conn: sqlite3.Connection, new_bytes: int) -> bool:
     rolls the drop back with the rest). Only reads: the importing process decides, the writer
     process drops.
     """
-    turns = conn.execute("SELECT coalesce(max(rowid), 0) FROM turns").fetchone()[0]
+    # the plays held, from the games list's index on plies (a few bytes a game), not a count
+    # of every play
+    turns = conn.execute(
+        "SELECT CASE WHEN EXISTS (SELECT 1 FROM plies) "
+        "THEN (SELECT coalesce(sum(plies), 0) FROM game_list) ELSE 0 END"
+    ).fetchone()[0]
     return bool(new_bytes // BYTES_PER_PLAY >= turns)
 
 
 def drop_key_indexes(conn: Connection) -> None:
-    for name, _ in KEY_INDEXES:
+    for name, _, _ in KEY_INDEXES:
         conn.execute(f"DROP INDEX IF EXISTS {name}")
 
 
 def build_key_indexes(conn: Connection) -> None:
-    for name, column in KEY_INDEXES:
-        conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON turns ({column})")
+    for name, column, where in KEY_INDEXES:
+        conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON plies ({column}){where}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -278,9 +284,13 @@ class Store:
         columns = ", ".join(GAME_COLUMNS)
         marks = ", ".join("?" for _ in GAME_COLUMNS)
         self.insert_game = f"INSERT INTO games ({columns}) VALUES ({marks})"
-        self.insert_turns = (
-            f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) "
-            f"VALUES ({', '.join('?' for _ in TURN_COLUMNS)})"
+        self.insert_plies = (
+            f"INSERT INTO plies ({', '.join(PLY_COLUMNS)}) "
+            f"VALUES ({', '.join('?' for _ in PLY_COLUMNS)})"
+        )
+        self.insert_notes = (
+            f"INSERT INTO ply_notes ({', '.join(NOTE_COLUMNS)}) "
+            f"VALUES ({', '.join('?' for _ in NOTE_COLUMNS)})"
         )
 
     def forget(self) -> None:
@@ -360,12 +370,23 @@ class Store:
             self.resolve_names(game)
             game_rows.append(tuple(game[column] for column in GAME_COLUMNS))
         self.conn.executemany(self.insert_game, game_rows)
-        self.insert_turn_rows([turn for derived in new for turn in derived.turns])
-        self.count_positions(new)
+        first = self.next_number()
+        numbered = list(enumerate(new, first))
+        self.conn.executemany(
+            "INSERT INTO game_numbers (number, game_id) VALUES (?, ?)",
+            [(number, derived.id) for number, derived in numbered],
+        )
+        self.insert_plies_of(numbered)
         decisions = [row for derived in new for row in derived.decisions]
         if decisions:
             self.conn.executemany(INSERT_DECISIONS, decisions)
         return new
+
+    def next_number(self) -> int:
+        """The number the next game stored will take (``game_numbers``; a file's games are
+        numbered on from the last, so that its plies are the range from its first)."""
+        found = self.conn.execute("SELECT coalesce(max(number), 0) + 1 FROM game_numbers")
+        return returned_id(found.fetchone())
 
     def write_sightings(self, batch: Sequence[DerivedGame]) -> int:
         """Write a batch of games read (:meth:`write`) and where each was seen (``occurrences``,
@@ -380,22 +401,14 @@ class Store:
         )
         return len(added)
 
-    def count_positions(self, new: Sequence[DerivedGame]) -> None:
-        """Add the batch's games to the positions they reach.
-
-        Each game's positions are distinct (a dict by key), each with a 1 to add. A key reached
-        by several games of the batch is not merged here: its later rows take the upsert's
-        conflict path, which costs SQLite less than merging costs Python (measured at 20,000
-        games: 5.7 s against 7.7 s of the writer's time).
-        """
+    def insert_plies_of(self, numbered: Sequence[tuple[int, DerivedGame]]) -> None:
+        """Insert the plays of games, each with its number (by executemany: in the writer
+        process or a rebuild, no other thread waits for the GIL)."""
         self.conn.executemany(
-            "INSERT INTO positions (key, turn, white_pips, black_pips, white_off, black_off, "
-            "games) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (key) DO UPDATE SET games = games + excluded.games",
-            itertools.chain.from_iterable(derived.positions.values() for derived in new),
+            self.insert_plies,
+            [(number, *turn) for number, derived in numbered for turn in derived.turns],
         )
-
-    def insert_turn_rows(self, turns: list[TurnRow]) -> None:
-        """Insert turn rows (by executemany: in the writer process or a rebuild, no other thread
-        waits for the GIL)."""
-        self.conn.executemany(self.insert_turns, turns)
+        self.conn.executemany(
+            self.insert_notes,
+            [(number, *note) for number, derived in numbered for note in derived.notes],
+        )

@@ -3,9 +3,13 @@ head, opening rolls, the invalid games), kept apart from the tables' layout in s
 
 from __future__ import annotations
 
+from .plays import PLAY_VIEWS
+
 #: each view's name and its SQL (created, and made again where a migration changes one, by
 #: ``schema.create_views``)
 VIEWS = {
+    # version 11: turns and positions, read as the tables they were (plays.py)
+    **PLAY_VIEWS,
     "player_records": """
 SELECT p.id AS player_id, p.name AS name,
   count(g.id) AS games,

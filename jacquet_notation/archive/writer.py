@@ -101,6 +101,8 @@ class _Session:
         self.conn = store.connect_writer(path)
         self.games = Store(self.conn)
         self.import_id = 0
+        #: the number of the file's first game: its plies are those from it on
+        self.first = 1
         self.deferred = False
         self.added = 0
         #: the file's change counter as of the name caches (it moves when another process
@@ -140,6 +142,7 @@ class _Session:
                 self.seen = changes
             self.start_bytes = store.archive_bytes(conn)
             self.import_id = store.new_import(conn, name, sha)
+            self.first = self.games.next_number()
             if deferred:
                 store.drop_key_indexes(conn)
             return Began(self.import_id, False)
@@ -161,7 +164,7 @@ class _Session:
     def read(self, number: int, chunks: list[GameChunk], previous: GameSummary | None) -> None:
         if self.failure is None and self.refused is None:
             try:
-                batch, lines = derive_batch(
+                batch, lines, _ = derive_batch(
                     chunks, self.rules, self.import_id, self.counts, previous
                 )
                 self.messages.append((number, lines))
@@ -200,6 +203,8 @@ class _Session:
             total = {status: theirs[status] + self.counts[status] for status in self.counts}
             if self.deferred and self.refused is None:
                 store.build_key_indexes(self.conn)
+            if self.refused is None:
+                store.share_positions(self.conn, self.first)
                 self.check_growth()
             if self.refused is not None:
                 return self.refuse()

@@ -6,6 +6,8 @@ are long and change with the schema, the code around them does not.
 
 from __future__ import annotations
 
+from .stored_metadata import STORED_COLUMNS
+
 #: every column of every table and view of the archive, described (docs/archive.md has more)
 COLUMNS: dict[str, dict[str, str]] = {
     "games": {
@@ -114,6 +116,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "black_off": "Men Black has borne off",
         "games": "How many distinct games reach this position",
     },
+    **STORED_COLUMNS,
     "players": {
         "id": "Player number",
         "name": "The name as first written",

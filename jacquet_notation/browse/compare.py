@@ -2,9 +2,9 @@
 (docs/collate.md) side by side, the plies where they differ marked, each differing reading on a
 board with the points it moved outlined; and the game page's "also in" list (``game_groups``).
 
-The collation replays the games' texts (``games.canonical``), so it runs in a worker thread
-under a time budget (:data:`TIME_LIMIT`), as the transcriber's desk does: two games that differ
-everywhere say so rather than hold the server.
+The collation replays the games' texts (``games.original``, read again), so it runs in a
+worker thread under a time budget (:data:`TIME_LIMIT`), as the transcriber's desk does: two
+games that differ everywhere say so rather than hold the server.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from typing import Any
 from datasette.utils.asgi import Response
 from markupsafe import Markup
 
+from ..archive.rows import reread
 from ..board_terms import side_name
 from ..budget import OutOfTime, time_budget
 from ..errors import JacquetError
-from ..notation import parse_game
 from ..replay.collate import Collation, Transcription, collate
 from .drawing import diagram
 from .names import game_label
-from .shared import checked_archive, footer_metadata, one_row, query_rows
+from .shared import checked_archive, footer_metadata, one_row, query_rows, record_text
 from .urls import compare_url, game_url
 
 #: seconds a comparison may take before the page gives it up
@@ -34,8 +34,8 @@ READING_WIDTH = 260
 ALSO_LISTED = 50
 
 _GAME = (
-    "select id, white, black, date, event, round, result, canonical, file, game_index "
-    "from games where id = ?"
+    "select id, white, black, date, event, round, result, status, original, file, game_index, "
+    "line, gap from games where id = ?"
 )
 
 
@@ -77,9 +77,13 @@ def _collated(game: dict[str, Any], other: dict[str, Any]) -> Collation:
     """The two games collated, in this worker thread, under the page's time budget."""
     transcriptions = []
     for row, label in ((game, "this game"), (other, "the other")):
-        if not row.get("canonical"):
+        text = record_text(row.get("original"))
+        if not text or row.get("status") == "unreadable":
             raise _Unreadable(f"{game_label(row)} could not be read: there is no record to compare")
-        record = parse_game(row["canonical"])
+        # the text as read, at its lines in its file (version 11 keeps no canonical text)
+        record = reread(
+            text, row["file"], row["game_index"] or 1, row["line"] or 1, row["gap"] or 0
+        )
         if record.errors:
             raise _Unreadable(f"{game_label(row)} could not be read: {record.errors[0].message}")
         transcriptions.append(Transcription(label, record))

@@ -26,7 +26,7 @@ from .matches import game_ending, game_in_match
 from .names import spell_players
 from .pictures import race_chart
 from .plies import ply_caption, sheet_text, sound_turns, stop_note
-from .shared import checked_archive, footer_metadata, one_row, query_rows
+from .shared import checked_archive, footer_metadata, one_row, query_rows, record_text
 from .urls import (
     board_url,
     compare_url,
@@ -54,6 +54,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         name,
     )
     await spell_players(db, [game])
+    game["original"] = record_text(game.get("original"))
     turns = await query_rows(
         db,
         "select ply, turn, side, dice, written, steps, pips, key_before, key_after, "

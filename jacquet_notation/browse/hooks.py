@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 
 from ..bibliography import page_order
 from ..position import KEY_CHARACTER_CLASS, Position
+from ..stored_text import unpack
 from ..wording import plural
 from .collections import event_view, source_view
 from .compare import compare_view
@@ -62,6 +63,7 @@ _CELL_COLUMNS = frozenset(
     | {"player_id", "opponent_id", "name", "player", "opponent", "turn"}
     | JSON_COLUMNS
     | {"event", "event_id", "source", "source_id", "match_id"}
+    | {"original"}
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -86,20 +88,51 @@ def _field(row: Any, name: str) -> Any:
     return value
 
 
+#: the views that read as tables (version 7): Datasette links a cell of bytes to its row by
+#: rowid, which a view has not, so such a cell (only damage puts one there) is drawn here
+_VIEWS_AS_TABLES = frozenset({"turns", "positions"})
+
+
+def _bytes_cell(value: bytes) -> Markup:
+    return Markup(f"<em>(binary, {plural(len(value), 'byte')})</em>")
+
+
+#: the most of a record's text a table's cell shows (the game page shows it whole)
+TEXT_CELL_LIMIT = 2000
+
+
+def _text_cell(value: Any) -> Markup | None:
+    """A record's text, kept packed since version 7, shown as text (its start, in a cell)."""
+    if not isinstance(value, bytes):
+        return None  # a text of before version 7, shown by Datasette as it is
+    try:
+        text = unpack(value) or ""
+    except ValueError:
+        return Markup("<em>(damaged text)</em>")
+    shown = text if len(text) <= TEXT_CELL_LIMIT else text[:TEXT_CELL_LIMIT] + " …"
+    return Markup(f'<pre class="jacquet-record">{escape(shown)}</pre>')
+
+
 @hookimpl
 def render_cell(
     row: Any, value: Any, column: str, table: str | None, database: str, datasette: Any
 ) -> Markup | None:
     """Diagrams for position keys; links to the game, position and player pages."""
     if column not in _CELL_COLUMNS:
+        if isinstance(value, bytes) and table in _VIEWS_AS_TABLES:
+            return _bytes_cell(value)
         return None  # most cells: answered before anything else is looked at
     label: Any = value
     if isinstance(value, dict):
         label, value = value.get("label"), value.get("value")
     if value is None:
         return None
+    if isinstance(value, bytes) and table in _VIEWS_AS_TABLES:
+        return _bytes_cell(value)
     if column in JSON_COLUMNS:
         return json_cell(column, value) if table in ("games", None) else None
+    if column == "original":
+        return _text_cell(value)
     if (table, column) in _KEY_COLUMNS and isinstance(value, str):
         return _diagram_cell(datasette, database, value)
     if table == "positions" and column == "turn":

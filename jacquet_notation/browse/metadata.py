@@ -17,6 +17,7 @@ from typing import Any
 from .. import __version__
 from ..position import Position
 from .column_notes import COLUMNS as COLUMNS
+from .stored_metadata import STORED_TABLES
 
 SOURCE_URL = "https://github.com/jacquet-notation/jacquet-notation"
 
@@ -140,6 +141,7 @@ _TABLES: dict[str, dict[str, Any]] = {
         "hidden": True,
         "sort_desc": "date",
     },
+    **STORED_TABLES,
     "game_rules": {
         "title": "Games by consistent ruleset",
         "description": "A row for each named ruleset a game's every play fits, kept from the "

@@ -101,10 +101,16 @@ def table_counts(db: str | os.PathLike[str]) -> dict[str, int]:
             row[0]
             for row in connection.execute("select name from sqlite_master where type = 'table'")
         ]
-        return {
+        counts = {
             name: connection.execute(f"select count(*) from {escape_sqlite(name)}").fetchone()[0]
             for name in names
         }
+        # the views that read as tables (version 7): a turn a stored ply, a position counted
+        # through the key index
+        if "plies" in counts:
+            counts["turns"] = counts["plies"]
+            counts["positions"] = connection.execute("select count(*) from positions").fetchone()[0]
+        return counts
     finally:
         connection.close()
 

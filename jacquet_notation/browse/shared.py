@@ -15,6 +15,7 @@ from typing import Any
 from datasette.utils.asgi import BadRequest, NotFound
 
 from ..numerals import INT_TEXT_LIMIT, ascii_int
+from ..stored_text import unpack
 
 #: rows listed on a page before a "more" link to Datasette's own table or query
 PAGE_ROWS = 50
@@ -22,6 +23,15 @@ PAGE_ROWS = 50
 SQLITE_MAX_INT = 2**63 - 1
 #: the highest ``?page=`` of the plugin's pages: its offset, doubled, stays within SQLite's int
 MAX_PAGE = SQLITE_MAX_INT // (PAGE_ROWS * 4)
+
+
+def record_text(stored: Any) -> str | None:
+    """A game's record text as read (``games.original``, kept packed since version 11); None
+    for a damaged cell."""
+    try:
+        return unpack(stored) if isinstance(stored, str | bytes) else None
+    except ValueError:
+        return None
 
 
 def page_number(request: Any, param: str = "page") -> int:

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers import alias_records, check_consistent, generated, one, rows, run
+from helpers import alias_records, as_version_10, check_consistent, generated, one, rows, run
 
 from jacquet_notation.archive import ArchiveError, import_paths, open_archive, rebuild
 from jacquet_notation.archive.aliases import merge, unmerge
@@ -162,6 +162,7 @@ def test_the_command_lists_merges_and_exits_as_the_others(db: Path, tmp_path: Pa
 
 def test_an_archive_of_version_6_gains_the_aliases_table(db: Path) -> None:
     with sqlite3.connect(db) as conn:
+        as_version_10(conn)
         conn.execute("DROP TABLE player_aliases")
         conn.execute("PRAGMA user_version = 6")
     open_archive(db).close()

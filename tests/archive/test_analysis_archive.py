@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import xg_files as xg
-from helpers import one, rows
+from helpers import as_version_10, one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
 
@@ -91,7 +91,11 @@ def test_decisions_follow_a_game_whose_id_a_rebuild_changes(tmp_path: Path) -> N
     real = one(db, "SELECT id FROM games WHERE file LIKE '%m.xg' AND game_index = 1")
     with sqlite3.connect(db) as conn:  # as if an older reader had given the game another id
         conn.execute("PRAGMA foreign_keys = OFF")
-        for table, column in (("games", "id"), ("turns", "game_id"), ("occurrences", "game_id")):
+        for table, column in (
+            ("games", "id"),
+            ("game_numbers", "game_id"),
+            ("occurrences", "game_id"),
+        ):
             conn.execute(f"UPDATE {table} SET {column} = 'old' WHERE {column} = ?", (real,))
         conn.execute("UPDATE decisions SET game_id = 'old' WHERE game_id = ?", (real,))
     rebuild(db)
@@ -103,6 +107,7 @@ def test_decisions_follow_a_game_whose_id_a_rebuild_changes(tmp_path: Path) -> N
 def test_an_archive_of_version_6_gains_the_decisions_table(tmp_path: Path) -> None:
     db = _archive(tmp_path)
     with sqlite3.connect(db) as conn:  # what version 6 wrote
+        as_version_10(conn)
         conn.execute("DROP TABLE decisions")
         for column in ("format", "analyser", "analyser_settings", "analyser_units"):
             conn.execute(f"ALTER TABLE games DROP COLUMN {column}")

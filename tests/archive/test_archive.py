@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import check_consistent, dump, one, rows, run
 
-from jacquet_notation import archive
+from jacquet_notation import archive, stored_text
 from jacquet_notation.archive import (
     SCHEMA_VERSION,
     ArchiveError,
@@ -101,7 +101,9 @@ def test_fast_keys_equal_the_key_as_specified() -> None:
 
 @pytest.mark.parametrize("name", ["jacquet", "murray", "versailles", "spanish"])
 def test_rows_carry_keys_and_pips_exactly_through_every_play(tmp_path: Path, name: str) -> None:
-    """Keys and pips are carried from play to play (hits included): each equals a fresh count."""
+    """Every key a play reached is stored; a position several games reach has its own row, its
+    turn, pips and men off read from the key (each equals a fresh count); one that a single
+    game reaches is a row of the view alone, its counts NULL (version 7)."""
     db = tmp_path / "a.db"
     records = tmp_path / "games.jqt"
     games = list(generate_records(12, 11, Rules.named(name)))
@@ -112,8 +114,14 @@ def test_rows_carry_keys_and_pips_exactly_through_every_play(tmp_path: Path, nam
         "SELECT key, turn, white_pips, black_pips, white_off, black_off FROM positions"
     ).fetchall()
     assert len(positions) > 300
+    shared = {row[0] for row in connection.execute("SELECT key FROM shared_positions")}
+    assert Position.start(Rules.named(name)).key() in shared
+    assert 0 < len(shared) < len(positions)
     for key, turn, white_pips, black_pips, white_off, black_off in positions:
         position = Position.from_key(key)
+        if key not in shared:
+            assert (turn, white_pips, black_pips, white_off, black_off) == (None,) * 5
+            continue
         assert (turn, white_pips, black_pips, white_off, black_off) == (
             position.turn,
             position.pips("white"),
@@ -182,8 +190,12 @@ def test_a_game_lands_with_its_tags_names_turns_and_positions(tmp_path: Path) ->
         "winner, points, result, computed_result, comments, canonical, original, file, "
         "game_index, options FROM games",
     )
-    canonical = game[17]
-    assert game[0] == archive_rows.game_hash(canonical)
+    # version 7 keeps the record's text once, packed; the id is the hash of its canonical text
+    assert game[17] is None
+    original = stored_text.unpack(game[18])
+    assert original == GOOD.rstrip("\n")
+    assert isinstance(game[18], bytes) and len(game[18]) < len(original.encode())
+    assert game[0] == archive_rows.game_hash(write_game(parse_game(original)))
     assert game[1:9] == (
         "Café de la Régence",
         "Paris",
@@ -196,7 +208,6 @@ def test_a_game_lands_with_its_tags_names_turns_and_positions(tmp_path: Path) ->
     )
     assert game[9:16] == (None, 1, 2, None, None, "*", None)
     assert game[16] == "A fine opening\nthe courier runs"
-    assert game[18] == GOOD.rstrip("\n")
     assert game[19:21] == (str(path), 1)
     assert json.loads(game[21]) == Rules.named("jacquet").options()
     assert rows(db, "SELECT name, normalised FROM players ORDER BY id") == [
@@ -221,8 +232,9 @@ def test_a_game_lands_with_its_tags_names_turns_and_positions(tmp_path: Path) ->
     assert turns[0][8] == turns[1][7]
     assert one(db, "SELECT count(*) FROM positions") == 3
     start = record_game.plies[0].before
+    # reached by this game alone: no row of its own, its counts are the key's to say
     assert rows(db, "SELECT * FROM positions WHERE key = ?", start.key()) == [
-        (start.key(), "white", 360, 360, 0, 0, 1)
+        (start.key(), None, None, None, None, None, 1)
     ]
     # Full-text search over players, events, sources and comments.
     for word in ("dupré", "régence", "courier", "jacquet"):
@@ -350,16 +362,19 @@ def test_unreadable_files_are_recorded_once(tmp_path: Path) -> None:
 
 
 EXPECTED_KEY_INDEXES = [
-    ("idx_turns_key_after", "CREATE INDEX idx_turns_key_after ON turns (key_after)"),
-    ("idx_turns_key_before", "CREATE INDEX idx_turns_key_before ON turns (key_before)"),
+    (
+        "idx_plies_before",
+        "CREATE INDEX idx_plies_before ON plies (before) WHERE before IS NOT NULL",
+    ),
+    ("idx_plies_key_after", "CREATE INDEX idx_plies_key_after ON plies (key_after)"),
 ]
 
 
 def key_indexes(db: Path) -> list[tuple[str, str]]:
     found = rows(
         db,
-        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'turns' "
-        "AND name LIKE 'idx_turns_key_%' ORDER BY name",
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'plies' "
+        "AND name LIKE 'idx_plies_%' ORDER BY name",
     )
     return [(name, " ".join(sql.replace("[", "").replace("]", "").split())) for name, sql in found]
 
@@ -395,7 +410,7 @@ def test_a_large_file_is_written_before_its_key_indexes_are_built(
     assert key_index_drops == [True, True, False, False]
     assert key_indexes(db) == EXPECTED_KEY_INDEXES
     plan = rows(db, "EXPLAIN QUERY PLAN SELECT game_id FROM turns WHERE key_after = 'x'")
-    assert "idx_turns_key_after" in " ".join(str(step[-1]) for step in plan)
+    assert "idx_plies_key_after" in " ".join(str(step[-1]) for step in plan)
     check_consistent(db)
     before = dump(db)
     rebuild(db)
@@ -446,8 +461,9 @@ def test_rebuild_rederives_every_table(generated: Path, tmp_path: Path) -> None:
     # What a bug in an older version might have left: wrong statuses, lost derived rows.
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games SET status = 'valid', error = NULL, points = 99")
-        conn.execute("DELETE FROM turns")
-        conn.execute("UPDATE positions SET games = 0")
+        conn.execute("DELETE FROM ply_notes")
+        conn.execute("DELETE FROM plies")
+        conn.execute("UPDATE shared_positions SET games = 0")
         conn.execute("UPDATE imports SET valid = 0")
     summary = rebuild(db)
     assert summary.games == len(fresh["games"])
@@ -465,8 +481,10 @@ def test_rebuild_gives_a_game_its_new_id_and_keeps_its_sightings(tmp_path: Path)
     good_id = one(db, "SELECT id FROM games WHERE status = 'valid'")
     with sqlite3.connect(db) as conn:
         conn.execute("PRAGMA foreign_keys = OFF")
-        conn.execute("DELETE FROM turns")
+        conn.execute("DELETE FROM ply_notes")
+        conn.execute("DELETE FROM plies")
         conn.execute("UPDATE games SET id = 'stale' WHERE id = ?", (good_id,))
+        conn.execute("UPDATE game_numbers SET game_id = 'stale' WHERE game_id = ?", (good_id,))
         conn.execute("UPDATE occurrences SET game_id = 'stale' WHERE game_id = ?", (good_id,))
     rebuild(db)
     assert dump(db) == fresh
@@ -671,9 +689,11 @@ def test_a_file_another_reader_could_not_read_is_read_again(tmp_path: Path) -> N
     import_paths(db, [str(path)])
     with sqlite3.connect(db) as conn:
         conn.execute("DELETE FROM occurrences")
-        conn.execute("DELETE FROM turns")
+        conn.execute("DELETE FROM ply_notes")
+        conn.execute("DELETE FROM plies")
+        conn.execute("DELETE FROM game_numbers")
         conn.execute("DELETE FROM games")
-        conn.execute("DELETE FROM positions")
+        conn.execute("DELETE FROM shared_positions")
         conn.execute(
             "UPDATE imports SET reader = 'an older reader', status = 'unreadable', "
             "games = 0, valid = 0, error = 'g.jqt: could not be read'"

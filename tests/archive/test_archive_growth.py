@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from helpers import one, rows, serving
+from helpers import as_version_10, one, rows, serving
 from lxml import html
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild, store
@@ -191,6 +191,7 @@ def test_an_archive_of_version_5_is_migrated_to_groups(tmp_path: Path) -> None:
     expected = rows(db, "SELECT game_id, other_id, reason FROM duplicates ORDER BY 1, 2")
     # what version 5 wrote: the pairs in a table, no gap column
     with sqlite3.connect(db) as conn:
+        as_version_10(conn)
         conn.execute("DROP VIEW duplicates")
         conn.execute(
             "CREATE TABLE duplicates (game_id TEXT REFERENCES games(id), other_id TEXT "

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from helpers import one, rows
+from helpers import as_version_10, one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
 from jacquet_notation.generate import generate_records
@@ -74,6 +74,7 @@ def test_rebuild_keeps_them_and_a_version_6_archive_migrates_then_rebuilds(
     assert set(rows(db, "SELECT rules, game_id FROM game_rules")) == before
     # the same archive as version 6 wrote it: no column, no table
     with sqlite3.connect(db) as conn:
+        as_version_10(conn)
         for trigger in ("insert", "update", "delete"):
             conn.execute(f"DROP TRIGGER game_rules_{trigger}")
         conn.execute("DROP TABLE game_rules")
@@ -92,7 +93,10 @@ def test_rebuild_keeps_them_and_a_version_6_archive_migrates_then_rebuilds(
     game_id = one(db, "SELECT id FROM games WHERE consistent_rules != '' LIMIT 1")
     with sqlite3.connect(db) as conn:
         conn.execute("DELETE FROM occurrences WHERE game_id = ?", (game_id,))
-        conn.execute("DELETE FROM turns WHERE game_id = ?", (game_id,))
+        number = " = (SELECT number FROM game_numbers WHERE game_id = ?)"
+        for table in ("ply_notes", "plies"):
+            conn.execute(f"DELETE FROM {table} WHERE game{number}", (game_id,))
+        conn.execute("DELETE FROM game_numbers WHERE game_id = ?", (game_id,))
         conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
     conn.close()
     assert one(db, "SELECT count(*) FROM game_rules WHERE game_id = ?", game_id) == 0

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_MAT, one, rows
+from helpers import SHARED_MAT, as_version_10, one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
 from jacquet_notation.generate import generate_records
@@ -107,6 +107,7 @@ def test_an_archive_of_version_6_is_migrated_to_groups(tmp_path: Path) -> None:
     db = tmp_path / "a.db"
     import_paths(db, [_write(tmp_path / "g.jqt", [printed["game"], printed["fragment"]])])
     with sqlite3.connect(db) as conn:  # what version 6 wrote: no groups, no final_key index
+        as_version_10(conn)
         conn.execute("DROP TABLE game_groups")
         conn.execute("DROP INDEX idx_games_final_key")
         conn.execute("PRAGMA user_version = 6")

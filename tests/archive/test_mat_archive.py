@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_MAT, one, rows
+from helpers import SHARED_MAT, as_version_10, one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
 
@@ -127,6 +127,7 @@ def test_an_archive_of_version_3_is_migrated_to_matches(tmp_path: Path) -> None:
     assert expected and cubes
     # what version 3 wrote: no matches table, no cube column
     with sqlite3.connect(db) as conn:
+        as_version_10(conn)
         conn.execute("DROP VIEW player_matches")
         conn.execute("DROP TABLE matches")
         conn.execute("ALTER TABLE turns DROP COLUMN cube")

@@ -49,7 +49,7 @@ def files(tmp_path: Path) -> list[str]:
 
 
 FAIL_IN_SECOND_FILE = (
-    "CREATE TRIGGER fail_in_second_file AFTER INSERT ON turns "
+    "CREATE TRIGGER fail_in_second_file AFTER INSERT ON plies "
     "WHEN (SELECT count(*) FROM imports) >= 2 BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
 )
 

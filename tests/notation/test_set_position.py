@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import ROOT, build_archive, one, rows, serving
+from helpers import ROOT, as_version_10, build_archive, one, rows, serving
 from lxml import etree
 from reference import reference_plays
 
@@ -295,6 +295,7 @@ def test_an_archive_of_version_4_gains_start_key(archive: Path, tmp_path: Path) 
     source.backup(target)
     source.close()
     with target:
+        as_version_10(target)
         # version 4's layout: no start_key, and opening_rolls without its condition
         (view,) = target.execute("select sql from sqlite_master where name = 'opening_rolls'")
         target.execute("drop view opening_rolls")

@@ -1,0 +1,240 @@
+"""Version 7's stored plays: what a play's row keeps once, and the views that read it back.
+
+A play's row (``plies``) leaves out what its game or the play before it already says: the
+game's 16-digit id (a number, ``game_numbers``), its position before (the previous play's
+after, but for a game's first play and the play after a missing one), its text where it reads
+``dice: steps``. A position that one game reaches has no row (``shared_positions`` holds those
+several games reach). The views ``turns`` and ``positions`` read as version 6's tables did,
+each search by a key an index lookup (docs/archive.md, "Version 7").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlite_utils
+
+from ..position import Position
+
+#: the stored columns of a play (``plies``), of which the view ``turns`` reads as the
+#: table of that name read until version 6. What a play shares with its neighbours or its game
+#: is not stored again: ``game`` is the game's number (``game_numbers``) rather than its 16-digit
+#: id, ``before`` is NULL where it is the previous play's ``key_after`` (every play but a game's
+#: first and the play after a missing one), ``written`` NULL where it reads ``dice: steps``,
+#: ``side`` 0 (White) or 1 (Black), ``dice`` 65 for ``6-5``, ``written`` empty where it reads
+#: ``65: steps`` (a match file's spelling)
+PLY_COLUMNS: tuple[str, ...] = (
+    "game",
+    "ply",
+    "turn",
+    "side",
+    "dice",
+    "written",
+    "steps",
+    "pips",
+    "before",
+    "key_after",
+)
+_PLY_INTS = {"game", "ply", "turn", "side", "dice", "pips"}
+#: what few plays carry besides, in a table of their own (``ply_notes``): a column costs every
+#: row of ``plies`` a byte even when it is NULL
+NOTE_COLUMNS: tuple[str, ...] = (
+    "game",
+    "ply",
+    "annotation",
+    "nags",
+    "comment",
+    "error",
+    "opponent_steps",
+    "cube",
+)
+#: what the view ``turns`` says of a stored play, but for ``key_before`` (read by each of its
+#: two halves): the columns of version 6's table, in its order
+_TURN_SELECT = """n.game_id AS game_id, p.ply AS ply, p.turn AS turn,
+  CASE p.side WHEN 0 THEN 'white' WHEN 1 THEN 'black' ELSE p.side END AS side,
+  CASE WHEN typeof(p.dice) = 'integer' THEN (p.dice / 10) || '-' || (p.dice % 10)
+       ELSE p.dice END AS dice,
+  CASE WHEN p.written IS NULL THEN (p.dice / 10) || '-' || (p.dice % 10) || ': ' || p.steps
+       WHEN p.written = '' THEN (p.dice / 10) || (p.dice % 10) || ': ' || p.steps
+       ELSE p.written END AS written,
+  p.steps AS steps, p.pips AS pips, {before} AS key_before, p.key_after AS key_after,
+  x.annotation AS annotation, x.nags AS nags, x.comment AS comment, x.error AS error,
+  x.opponent_steps AS opponent_steps, x.cube AS cube"""
+#: a play's notes, if it has any
+_NOTES = "LEFT JOIN ply_notes x ON x.game = p.game AND x.ply = p.ply"
+
+
+#: the views over the stored plays, with the columns and meaning of version 6's tables
+PLAY_VIEWS = {
+    # the plays as version 6's table showed them, in two halves so that a search by either key
+    # stays an index lookup: the plays whose position before is stored (a game's
+    # first, the play after a missing one), and the others, whose position before is the
+    # previous play's after (found through the index on key_after, then the next play)
+    "turns": f"""
+SELECT {_TURN_SELECT.format(before="p.before")}
+FROM plies p JOIN game_numbers n ON n.number = p.game {_NOTES}
+WHERE p.before IS NOT NULL
+UNION ALL
+SELECT {_TURN_SELECT.format(before="b.key_after")}
+FROM plies p JOIN game_numbers n ON n.number = p.game {_NOTES}
+LEFT JOIN plies b ON b.game = p.game AND b.ply = p.ply - 1 AND p.ply = b.ply + 1
+WHERE p.before IS NULL""",
+    # every position a game reaches, as version 6's table held them: those reached
+    # by several games have a row of their own; one that a single game reaches is read off that
+    # game's play (its turn, pips and men off are NULL: the key says them, and the position page
+    # reads them from it)
+    "positions": """
+SELECT key, turn, white_pips, black_pips, white_off, black_off, games FROM shared_positions
+UNION ALL
+SELECT DISTINCT p.key_after, NULL, NULL, NULL, NULL, NULL, 1 FROM plies p
+WHERE p.key_after IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM shared_positions s WHERE s.key = p.key_after)
+UNION ALL
+SELECT DISTINCT p.before, NULL, NULL, NULL, NULL, NULL, 1 FROM plies p
+WHERE p.before IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM shared_positions s WHERE s.key = p.before)
+  AND NOT EXISTS (SELECT 1 FROM plies a WHERE a.key_after = p.before)""",
+}
+
+
+#: the key indexes of ``plies`` (name, column, condition): a position is found through them
+PLY_KEY_INDEXES: tuple[tuple[str, str, str], ...] = (
+    ("idx_plies_key_after", "key_after", ""),
+    ("idx_plies_before", "before", " WHERE before IS NOT NULL"),
+)
+
+
+def create_plies(db: sqlite_utils.Database) -> None:
+    """Version 7's stored plays and shared positions (a new archive's, and the migration's):
+    ``game_numbers``, ``plies`` (WITHOUT ROWID: the primary key is the table, no second copy of
+    it), its two key indexes, ``shared_positions``. The views over them are made with the rest.
+    """
+    db.execute(
+        "CREATE TABLE game_numbers (number INTEGER PRIMARY KEY, "
+        "game_id TEXT NOT NULL UNIQUE REFERENCES games(id))"
+    )
+    columns = ", ".join(
+        f"{column} {'INTEGER' if column in _PLY_INTS else 'TEXT'}"
+        + (" NOT NULL REFERENCES game_numbers(number)" if column == "game" else "")
+        for column in PLY_COLUMNS
+    )
+    db.execute(f"CREATE TABLE plies ({columns}, PRIMARY KEY (game, ply)) WITHOUT ROWID")
+    for name, column, where in PLY_KEY_INDEXES:
+        db.execute(f"CREATE INDEX {name} ON plies ({column}){where}")
+    notes = ", ".join(
+        f"{column} {'INTEGER' if column in ('game', 'ply') else 'TEXT'}" for column in NOTE_COLUMNS
+    )
+    db.execute(
+        f"CREATE TABLE ply_notes ({notes}, PRIMARY KEY (game, ply), "
+        "FOREIGN KEY (game, ply) REFERENCES plies(game, ply)) WITHOUT ROWID"
+    )
+    db.execute(
+        "CREATE TABLE shared_positions (key TEXT PRIMARY KEY, turn TEXT, white_pips INTEGER, "
+        "black_pips INTEGER, white_off INTEGER, black_off INTEGER, games INTEGER) WITHOUT ROWID"
+    )
+
+
+def migrate_turns(db: sqlite_utils.Database) -> None:
+    """Version 6's ``turns`` and ``positions`` tables carried into version 7's, by SQL: every
+    row as it was (a damaged cell is kept, the views show it back), no game replayed."""
+    conn = db.conn
+    conn.execute("ALTER TABLE turns RENAME TO _v6_turns")
+    conn.execute("ALTER TABLE positions RENAME TO _v6_positions")
+    for name in ("idx_turns_key_before", "idx_turns_key_after"):
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
+    create_plies(db)
+    conn.execute("INSERT INTO game_numbers (game_id) SELECT id FROM games ORDER BY rowid")
+    conn.execute(_V6_PLIES)
+    conn.execute(_V6_NOTES)
+    conn.execute(
+        "INSERT OR IGNORE INTO shared_positions SELECT key, turn, white_pips, black_pips, "
+        "white_off, black_off, games FROM _v6_positions WHERE games > 1"
+    )
+    conn.execute("DROP TABLE _v6_turns")
+    conn.execute("DROP TABLE _v6_positions")
+
+
+#: version 6's turns as version 7's plies: a side and a roll as numbers where they are one, the
+#: text as written only where it is not ``dice: steps``, the position before only where it is
+#: not the previous play's after
+_V6_PLIES = """
+INSERT OR IGNORE INTO plies
+SELECT n.number, t.ply, t.turn,
+  CASE t.side WHEN 'white' THEN 0 WHEN 'black' THEN 1 ELSE t.side END,
+  CASE WHEN t.dice GLOB '[1-6]-[1-6]' THEN substr(t.dice, 1, 1) * 10 + substr(t.dice, 3, 1)
+       ELSE t.dice END,
+  CASE WHEN t.dice GLOB '[1-6]-[1-6]' AND t.written IS t.dice || ': ' || t.steps THEN NULL
+       WHEN t.dice GLOB '[1-6]-[1-6]'
+         AND t.written IS substr(t.dice, 1, 1) || substr(t.dice, 3, 1) || ': ' || t.steps
+         THEN ''
+       ELSE t.written END,
+  t.steps, t.pips,
+  CASE WHEN t.key_before IS b.key_after THEN NULL ELSE t.key_before END,
+  t.key_after
+FROM _v6_turns t JOIN game_numbers n ON n.game_id = t.game_id
+LEFT JOIN _v6_turns b ON b.game_id = t.game_id AND b.ply = t.ply - 1
+ORDER BY n.number, t.ply"""
+
+#: version 6's turns' rarer cells, for the plays that have any
+_V6_NOTES = """
+INSERT OR IGNORE INTO ply_notes
+SELECT n.number, t.ply, t.annotation, t.nags, t.comment, t.error, t.opponent_steps, t.cube
+FROM _v6_turns t JOIN game_numbers n ON n.game_id = t.game_id
+WHERE coalesce(t.annotation, t.nags, t.comment, t.error, t.opponent_steps, t.cube) IS NOT NULL
+  AND EXISTS (SELECT 1 FROM plies p WHERE p.game = n.number AND p.ply = t.ply)
+ORDER BY n.number, t.ply"""
+
+
+#: the positions of the games from a number on that more than one game reaches, with the number
+#: of games reaching each (both key indexes: a position is reached by a play, or is the one a
+#: game's first play, or the play after a missing one, is made from)
+_SHARED_SQL = """
+INSERT INTO shared_positions (key, games)
+SELECT key, reached FROM (
+  SELECT key, (SELECT count(*) FROM (SELECT game FROM plies WHERE key_after = k.key
+                                     UNION SELECT game FROM plies WHERE before = k.key))
+              AS reached
+  FROM (SELECT key_after AS key FROM plies WHERE game >= ?1 AND key_after IS NOT NULL
+        UNION SELECT before FROM plies WHERE game >= ?1 AND before IS NOT NULL) k)
+WHERE reached > 1
+ON CONFLICT (key) DO UPDATE SET games = excluded.games"""
+
+
+def share_positions(conn: Any, first: int) -> None:
+    """Give a row of ``shared_positions`` to every position the games numbered from ``first``
+    reach that more than one game reaches (or count its games again), once their plies are in.
+
+    Called once a file (and once a rebuild, from 0): the positions one game reaches (98.5% in
+    self-play) have no row, and a key's games are counted by its two indexes rather than by an
+    upsert a play. The turn, pips and men off of a new row are read from its key.
+    """
+    conn.execute(_SHARED_SQL, (first,))
+    new = [row[0] for row in conn.execute("SELECT key FROM shared_positions WHERE turn IS NULL")]
+    stats = []
+    for key in new:
+        position = Position.from_key(key)
+        stats.append(
+            (
+                position.turn,
+                position.pips("white"),
+                position.pips("black"),
+                position.off("white"),
+                position.off("black"),
+                key,
+            )
+        )
+    conn.executemany(
+        "UPDATE shared_positions SET turn = ?, white_pips = ?, black_pips = ?, white_off = ?, "
+        "black_off = ? WHERE key = ?",
+        stats,
+    )
+
+
+#: a game's replayed plies, ``(dice, key_before, key_after)``, read from ``plies`` in its key's
+#: order (the view ``turns``, a union of two halves, sorts them in a temporary b-tree: read
+#: thus, ``groups.refresh_groups`` took less than half the CPU, 500 self-play games); ``{plies}``
+#: narrows the plies; dice as stored (65), the same for every line compared
+GAME_LINE = """SELECT p.dice, coalesce(p.before, b.key_after), p.key_after
+FROM game_numbers n JOIN plies p ON p.game = n.number
+LEFT JOIN plies b ON p.before IS NULL AND b.game = p.game AND b.ply = p.ply - 1
+WHERE n.game_id = ?{plies} ORDER BY p.ply"""
