@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 # the location numbers and the packing are position's public names too (explicit re-exports)
-from .bits import COUNT, bar_count, off_count
+from .bits import COUNT, bar_count, off_count, pip_count
 from .bits import LOCATIONS as LOCATIONS
 from .bits import MEN as MEN
 from .bits import pack as pack
@@ -60,6 +60,11 @@ def mirror_point(point: int) -> int:
     if not 1 <= point <= 24:
         raise PositionError(f"point {point} is not on the board (1 to 24)")
     return BAR - point
+
+
+#: pips by a side's packing, counted lately (:meth:`Position.pips`); emptied when full, so bounded
+_PIPS: dict[int, int] = {}
+_PIPS_MOST = 1 << 16
 
 
 def other_point(point: int, direction: Direction) -> int:
@@ -156,8 +161,18 @@ class Position:
         return bar_count(self.packed(side))
 
     def pips(self, side: Side) -> int:
-        """Pips ``side`` still has to travel (a man on the bar counts 25)."""
-        return sum(point * count for point, count in enumerate(self.counts(side)))
+        """Pips ``side`` still has to travel (a man on the bar counts 25).
+
+        Looked up by the side's packing when counted lately: the archive counts both sides a
+        play, and a play moves one.
+        """
+        packed = self.packed_white if side == "white" else self.packed_black
+        found = _PIPS.get(packed)
+        if found is None:
+            if len(_PIPS) >= _PIPS_MOST:
+                _PIPS.clear()
+            found = _PIPS[packed] = pip_count(packed)
+        return found
 
     def in_courier_phase(self, side: Side) -> bool:
         """True while ``side``'s courier has not reached its home table (docs/rules.md).

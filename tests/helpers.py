@@ -27,7 +27,6 @@ from jacquet_notation.archive import import_paths
 from jacquet_notation.archive.schema import VIEWS
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import write_game
-from jacquet_notation.position import Position
 from jacquet_notation.record import GameRecord
 from jacquet_notation.rules import Rules
 
@@ -181,18 +180,7 @@ def as_version_10(conn: sqlite3.Connection) -> None:
     for sql in _V6_TABLES:
         conn.execute(sql)
     conn.executemany(f"INSERT INTO turns VALUES ({', '.join('?' * 16)})", turns)
-    counted = []
-    for key, turn, white_pips, black_pips, white_off, black_off, games in positions:
-        if turn is None:  # reached by one game: version 10 kept its counts too
-            position = Position.from_key(key)
-            turn, white_pips, black_pips = (
-                position.turn,
-                position.pips("white"),
-                position.pips("black"),
-            )
-            white_off, black_off = position.off("white"), position.off("black")
-        counted.append((key, turn, white_pips, black_pips, white_off, black_off, games))
-    conn.executemany("INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?)", counted)
+    conn.executemany("INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?)", positions)
     conn.execute("CREATE INDEX idx_turns_key_before ON turns (key_before)")
     conn.execute("CREATE INDEX idx_turns_key_after ON turns (key_after)")
     conn.execute(f"CREATE VIEW opening_rolls AS {VIEWS['opening_rolls'].strip()}")

@@ -22,7 +22,9 @@ from ..position import Position
 #: id, ``before`` is NULL where it is the previous play's ``key_after`` (every play but a game's
 #: first and the play after a missing one), ``written`` NULL where it reads ``dice: steps``,
 #: ``side`` 0 (White) or 1 (Black), ``dice`` 65 for ``6-5``, ``written`` empty where it reads
-#: ``65: steps`` (a match file's spelling)
+#: ``65: steps`` (a match file's spelling); ``counts`` the turn, pips and men off of the position
+#: after, in one integer (:func:`position_counts`), which the view ``positions`` reads for a
+#: position that has no row of its own
 PLY_COLUMNS: tuple[str, ...] = (
     "game",
     "ply",
@@ -34,8 +36,9 @@ PLY_COLUMNS: tuple[str, ...] = (
     "pips",
     "before",
     "key_after",
+    "counts",
 )
-_PLY_INTS = {"game", "ply", "turn", "side", "dice", "pips"}
+_PLY_INTS = {"game", "ply", "turn", "side", "dice", "pips", "counts"}
 #: what few plays carry besides, in a table of their own (``ply_notes``): a column costs every
 #: row of ``plies`` a byte even when it is NULL
 NOTE_COLUMNS: tuple[str, ...] = (
@@ -48,6 +51,66 @@ NOTE_COLUMNS: tuple[str, ...] = (
     "opponent_steps",
     "cube",
 )
+#: ``counts``' fields, lowest first: (name, width). Each side's pips (a man on the bar counts 25:
+#: at most 15 x 25 = 375, 9 wide), Black to move, then the men borne off (at most 15, 4 wide),
+#: last, so that a position before any man is off (most of a game) fits 3 bytes
+_COUNT_FIELDS: tuple[tuple[str, int], ...] = (
+    ("white_pips", 9),
+    ("black_pips", 9),
+    ("black_to_move", 1),
+    ("white_off", 4),
+    ("black_off", 4),
+)
+#: each field's shift in ``counts``
+_SHIFTS = {
+    name: sum(width for _, width in _COUNT_FIELDS[:index])
+    for index, (name, _) in enumerate(_COUNT_FIELDS)
+}
+_WIDTHS = dict(_COUNT_FIELDS)
+
+
+def position_counts(position: Position) -> int:
+    """The turn, pips and men off of ``position`` as one integer (``plies.counts``), which the
+    view ``positions`` reads back (:func:`count_column`).
+
+    One integer rather than five columns: 3 or 4 bytes a play against about 8, and a position
+    one game reaches (98.5% of them in self-play) needs no row of its own to be answered.
+    """
+    return (
+        position.pips("white")
+        | position.pips("black") << _SHIFTS["black_pips"]
+        | (position.turn == "black") << _SHIFTS["black_to_move"]
+        | position.off("white") << _SHIFTS["white_off"]
+        | position.off("black") << _SHIFTS["black_off"]
+    )
+
+
+def count_column(name: str, counts: str = "p.counts") -> str:
+    """The SQL reading one field of ``counts`` back (``white_pips``, ``turn``, ...)."""
+    if name == "turn":
+        bit = count_column("black_to_move", counts)
+        return f"CASE {bit} WHEN 1 THEN 'black' WHEN 0 THEN 'white' END"
+    return f"(({counts} >> {_SHIFTS[name]}) & {(1 << _WIDTHS[name]) - 1})"
+
+
+#: the SQL of ``counts`` from a position's columns (``{v}``: the table's alias), NULL where
+#: a cell is not a count that fits (a damaged cell of version 10 keeps a row of its own)
+_PACKED_FROM_COLUMNS = (
+    "CASE WHEN {v}.turn IN ('white', 'black') AND "
+    + " AND ".join(
+        f"typeof({{v}}.{name}) = 'integer' "
+        f"AND {{v}}.{name} BETWEEN 0 AND {(1 << _WIDTHS[name]) - 1}"
+        for name in ("white_pips", "black_pips", "white_off", "black_off")
+    )
+    + " THEN "
+    + " | ".join(
+        f"({{v}}.{name} << {_SHIFTS[name]})"
+        for name in ("white_pips", "black_pips", "white_off", "black_off")
+    )
+    + f" | (({{v}}.turn = 'black') << {_SHIFTS['black_to_move']}) END"
+)
+
+
 #: what the view ``turns`` says of a stored play, but for ``key_before`` (read by each of its
 #: two halves): the columns of version 6's table, in its order
 _TURN_SELECT = """n.game_id AS game_id, p.ply AS ply, p.turn AS turn,
@@ -79,21 +142,18 @@ SELECT {_TURN_SELECT.format(before="b.key_after")}
 FROM plies p JOIN game_numbers n ON n.number = p.game {_NOTES}
 LEFT JOIN plies b ON b.game = p.game AND b.ply = p.ply - 1 AND p.ply = b.ply + 1
 WHERE p.before IS NULL""",
-    # every position a game reaches, as version 6's table held them: those reached
-    # by several games have a row of their own; one that a single game reaches is read off that
-    # game's play (its turn, pips and men off are NULL: the key says them, and the position page
-    # reads them from it)
-    "positions": """
+    # every position a game reaches, as version 10's table held them: those with a row of
+    # their own (reached by several games, or by no play: a set start, the position after a
+    # missing play), and those one game's plays reach, whose turn, pips and men off its play
+    # carries (``counts``)
+    "positions": f"""
 SELECT key, turn, white_pips, black_pips, white_off, black_off, games FROM shared_positions
 UNION ALL
-SELECT DISTINCT p.key_after, NULL, NULL, NULL, NULL, NULL, 1 FROM plies p
+SELECT DISTINCT p.key_after, {count_column("turn")}, {count_column("white_pips")},
+  {count_column("black_pips")}, {count_column("white_off")}, {count_column("black_off")}, 1
+FROM plies p
 WHERE p.key_after IS NOT NULL
-  AND NOT EXISTS (SELECT 1 FROM shared_positions s WHERE s.key = p.key_after)
-UNION ALL
-SELECT DISTINCT p.before, NULL, NULL, NULL, NULL, NULL, 1 FROM plies p
-WHERE p.before IS NOT NULL
-  AND NOT EXISTS (SELECT 1 FROM shared_positions s WHERE s.key = p.before)
-  AND NOT EXISTS (SELECT 1 FROM plies a WHERE a.key_after = p.before)""",
+  AND NOT EXISTS (SELECT 1 FROM shared_positions s WHERE s.key = p.key_after)""",
 }
 
 
@@ -146,10 +206,7 @@ def migrate_turns(db: sqlite_utils.Database) -> None:
     conn.execute("INSERT INTO game_numbers (game_id) SELECT id FROM games ORDER BY rowid")
     conn.execute(_V6_PLIES)
     conn.execute(_V6_NOTES)
-    conn.execute(
-        "INSERT OR IGNORE INTO shared_positions SELECT key, turn, white_pips, black_pips, "
-        "white_off, black_off, games FROM _v6_positions WHERE games > 1"
-    )
+    conn.execute(_V6_OWN_ROWS)
     conn.execute("DROP TABLE _v6_turns")
     conn.execute("DROP TABLE _v6_positions")
 
@@ -170,10 +227,20 @@ SELECT n.number, t.ply, t.turn,
        ELSE t.written END,
   t.steps, t.pips,
   CASE WHEN t.key_before IS b.key_after THEN NULL ELSE t.key_before END,
-  t.key_after
+  t.key_after,
+  (SELECT {packed} FROM _v6_positions v WHERE v.key = t.key_after)
 FROM _v6_turns t JOIN game_numbers n ON n.game_id = t.game_id
 LEFT JOIN _v6_turns b ON b.game_id = t.game_id AND b.ply = t.ply - 1
-ORDER BY n.number, t.ply"""
+ORDER BY n.number, t.ply""".format(packed=_PACKED_FROM_COLUMNS.format(v="v"))
+
+#: version 10's positions that the view cannot read off a play exactly keep a row of their own:
+#: those of several games (or of a count that is not 1), those no play reaches, and those whose
+#: cells do not fit ``counts`` (a damaged cell is kept as it was)
+_V6_OWN_ROWS = """
+INSERT OR IGNORE INTO shared_positions
+SELECT key, turn, white_pips, black_pips, white_off, black_off, games FROM _v6_positions v
+WHERE v.games IS NOT 1
+  OR NOT EXISTS (SELECT 1 FROM plies p WHERE p.key_after = v.key AND p.counts IS NOT NULL)"""
 
 #: version 6's turns' rarer cells, for the plays that have any
 _V6_NOTES = """
@@ -199,16 +266,29 @@ SELECT key, reached FROM (
 WHERE reached > 1
 ON CONFLICT (key) DO UPDATE SET games = excluded.games"""
 
+#: a row of its own for each position of the games from a number on that only its one game
+#: reaches, and not through a play (a set start, the position after a missing play: a play's
+#: ``before``, no play's ``key_after``), so that ``positions`` answers for it; a later game that
+#: reaches it counts its games again (``_SHARED_SQL``)
+_UNREACHED_SQL = """
+INSERT OR IGNORE INTO shared_positions (key, games)
+SELECT DISTINCT p.before, 1 FROM plies p
+WHERE p.game >= ?1 AND p.before IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM plies a WHERE a.key_after = p.before)"""
+
 
 def share_positions(conn: Any, first: int) -> None:
     """Give a row of ``shared_positions`` to every position the games numbered from ``first``
     reach that more than one game reaches (or count its games again), once their plies are in.
 
-    Called once a file (and once a rebuild, from 0): the positions one game reaches (98.5% in
-    self-play) have no row, and a key's games are counted by its two indexes rather than by an
-    upsert a play. The turn, pips and men off of a new row are read from its key.
+    Called once a file (and once a rebuild, from 0): the positions one game's plays reach (98.5%
+    in self-play) have no row, their plays carry their counts, and a key's games are counted by
+    its two indexes rather than by an upsert a play. A position no play reaches (a set start,
+    the position after a missing play) has a row too. The turn, pips and men off of a new row
+    are read from its key.
     """
     conn.execute(_SHARED_SQL, (first,))
+    conn.execute(_UNREACHED_SQL, (first,))
     new = [row[0] for row in conn.execute("SELECT key FROM shared_positions WHERE turn IS NULL")]
     stats = []
     for key in new:

@@ -28,6 +28,7 @@ from ..rules import Rules
 from ..stored_text import pack
 from .decisions import DecisionRow, analyser_columns, decision_rows, format_of
 from .names import iso_date, normalise_name
+from .plays import position_counts
 
 # --------------------------------------------------------------------------------------------
 # The rows of a game
@@ -339,7 +340,7 @@ class _Plies:
                 last_turn = turn
             written_dice = written.dice
             roll = written_dice if written_dice else (ply.rolls[0] if len(ply.rolls) == 1 else None)
-            before_key = key_after = steps = moved = shared = None
+            before_key = key_after = steps = moved = shared = counts = None
             if not stopped:
                 before = ply.before
                 if before is not last_position:
@@ -356,6 +357,7 @@ class _Plies:
                     if opponent_steps:
                         shared = _share(opponent_steps)
                     key_after = final_key = position.key()
+                    counts = position_counts(position)
                 elif ply.after is None:
                     stopped = True
                 else:
@@ -387,6 +389,7 @@ class _Plies:
                     moved,
                     before_key,
                     key_after,
+                    counts,
                 )
             )
             if (

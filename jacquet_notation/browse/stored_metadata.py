@@ -1,4 +1,4 @@
-"""The metadata of version 7's stored tables (docs/archive.md, "Version 7"): what the views
+"""The metadata of version 11's stored tables (docs/archive.md, "Version 11"): what the views
 ``turns`` and ``positions`` read. Hidden from the database page, where the views are their face,
 and described for a visitor writing SQL against them."""
 
@@ -23,6 +23,7 @@ STORED_COLUMNS: dict[str, dict[str, str]] = {
         "pips": "Pips the mover moved",
         "before": "The position before, when it is not the previous play's after",
         "key_after": "The position after",
+        "counts": "The position after's turn, pips and men off in one number (the view reads it)",
     },
     "ply_notes": {
         "game": "The game's number (game_numbers)",
@@ -41,7 +42,7 @@ STORED_COLUMNS: dict[str, dict[str, str]] = {
         "black_pips": "Pips Black still has to travel",
         "white_off": "Men White has borne off",
         "black_off": "Men Black has borne off",
-        "games": "How many distinct games reach this position (more than one)",
+        "games": "How many distinct games reach this position (1: no play reaches it)",
     },
 }
 
@@ -55,7 +56,7 @@ STORED_TABLES: dict[str, dict[str, Any]] = {
         (
             "shared_positions",
             "Shared positions (stored)",
-            "The positions several games reach; the positions view reads them.",
+            "The positions several games reach, or no play; the positions view reads them.",
         ),
     )
 }

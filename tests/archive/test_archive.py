@@ -102,8 +102,8 @@ def test_fast_keys_equal_the_key_as_specified() -> None:
 @pytest.mark.parametrize("name", ["jacquet", "murray", "versailles", "spanish"])
 def test_rows_carry_keys_and_pips_exactly_through_every_play(tmp_path: Path, name: str) -> None:
     """Every key a play reached is stored; a position several games reach has its own row, its
-    turn, pips and men off read from the key (each equals a fresh count); one that a single
-    game reaches is a row of the view alone, its counts NULL (version 7)."""
+    turn, pips and men off read from the key; one that a single game reaches is a row of the
+    view alone, its counts read off its play (version 11): each equals a fresh count."""
     db = tmp_path / "a.db"
     records = tmp_path / "games.jqt"
     games = list(generate_records(12, 11, Rules.named(name)))
@@ -119,9 +119,6 @@ def test_rows_carry_keys_and_pips_exactly_through_every_play(tmp_path: Path, nam
     assert 0 < len(shared) < len(positions)
     for key, turn, white_pips, black_pips, white_off, black_off in positions:
         position = Position.from_key(key)
-        if key not in shared:
-            assert (turn, white_pips, black_pips, white_off, black_off) == (None,) * 5
-            continue
         assert (turn, white_pips, black_pips, white_off, black_off) == (
             position.turn,
             position.pips("white"),
@@ -232,9 +229,14 @@ def test_a_game_lands_with_its_tags_names_turns_and_positions(tmp_path: Path) ->
     assert turns[0][8] == turns[1][7]
     assert one(db, "SELECT count(*) FROM positions") == 3
     start = record_game.plies[0].before
-    # reached by this game alone: no row of its own, its counts are the key's to say
+    # reached by this game alone and by no play: a row of its own, its counts the key's
     assert rows(db, "SELECT * FROM positions WHERE key = ?", start.key()) == [
-        (start.key(), None, None, None, None, None, 1)
+        (start.key(), "white", 360, 360, 0, 0, 1)
+    ]
+    assert rows(db, "SELECT key FROM shared_positions") == [(start.key(),)]
+    # reached by this game's first play alone: no row of its own, its counts the play's
+    assert rows(db, "SELECT * FROM positions WHERE key = ?", turns[0][8]) == [
+        (turns[0][8], "black", 349, 360, 0, 0, 1)
     ]
     # Full-text search over players, events, sources and comments.
     for word in ("dupré", "régence", "courier", "jacquet"):

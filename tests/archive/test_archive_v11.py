@@ -17,6 +17,7 @@ from jacquet_notation.archive.groups import refresh_groups
 from jacquet_notation.archive.rows import game_hash
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import read_games, write_game
+from jacquet_notation.position import Position
 from jacquet_notation.replay import replay
 from jacquet_notation.rules import Rules
 
@@ -158,3 +159,38 @@ def test_the_groups_read_the_views_by_index(tmp_path: Path) -> None:
         assert scans in ([], ["SCAN turns"]), (sql, plan)
     conn.close()
     assert one(db, "SELECT count(DISTINCT group_id) FROM game_groups") == 1
+
+
+def test_every_position_answers_with_its_counts_as_version_10_did(tmp_path: Path) -> None:
+    """``positions`` answers every column for every position, those one game reaches included:
+    its turn, pips and men off are the key's, and ``games`` the distinct games through it (a
+    play's position before or after), read against a scan of ``turns``; a set start that no play
+    reaches answers too."""
+    db = tmp_path / "a.db"
+    import_paths(db, [str(CORPUS)])
+    answered = rows(db, "SELECT * FROM positions")
+    assert len({key for key, *_ in answered}) == len(answered)  # a row a position
+    through: dict[str, set[str]] = {}
+    for game_id, before, after in rows(db, "SELECT game_id, key_before, key_after FROM turns"):
+        for key in (before, after):
+            if key is not None:
+                through.setdefault(key, set()).add(game_id)
+    assert {key for key, *_ in answered} == set(through)
+    singles = 0
+    for key, turn, white_pips, black_pips, white_off, black_off, games in answered:
+        position = Position.from_key(key)
+        assert (turn, white_pips, black_pips, white_off, black_off) == (
+            position.turn,
+            position.pips("white"),
+            position.pips("black"),
+            position.off("white"),
+            position.off("black"),
+        ), key
+        assert games == len(through[key]), key
+        singles += games == 1
+    assert singles > len(answered) // 2
+    # the position a game's [Position] tag sets, reached by no play, has a row of its own
+    started = rows(db, "SELECT start_key FROM games WHERE start_key IS NOT NULL")
+    assert started
+    for (key,) in started:
+        assert one(db, "SELECT count(*) FROM positions WHERE key = ?", key) == 1
