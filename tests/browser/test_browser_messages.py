@@ -58,6 +58,7 @@ def test_stepping_past_an_illegal_play_says_the_line_stopped(
     for ply in range(0, 6):
         page.wait_for_function(
             f"document.getElementById('board').getAttribute('data-current') === '{ply}'"
+            f" && document.querySelector('.jacquet-board-holder').dataset.ply === '{ply}'"
         )
         seen[ply] = _note(page)
         keys[ply] = page.locator(".jacquet-board-holder").get_attribute("data-key")

@@ -57,8 +57,10 @@ def _board(page: Any) -> dict[str, Any]:
 def _step(page: Any, ply: int) -> dict[str, Any]:
     page.keyboard.press("ArrowRight")
     page.wait_for_function(
-        "(ply) => document.querySelector('#board').getAttribute('data-current') === String(ply)"
-        " && document.querySelector('.jacquet-board-holder svg')",
+        # the board drawn for this ply, not the last one's still shown while it is fetched (a
+        # cube action keeps the key: the race read the cube as 1 after "Takes")
+        "(ply) => document.querySelector('.jacquet-board-holder').getAttribute('data-ply')"
+        " === String(ply) && document.querySelector('.jacquet-board-holder svg')",
         arg=ply,
     )
     return _board(page)

@@ -61,6 +61,8 @@
       if (current !== index) { return; }  // a later step won the race
       holder.innerHTML = svg;
       holder.setAttribute("data-key", state.key);
+      // the ply the board shows, set once it is drawn (data-current moves before the fetch ends)
+      holder.setAttribute("data-ply", String(index));
     }).catch(function () {
       window.location.href = state.url;  // fall back to the plain page
     });
