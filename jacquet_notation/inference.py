@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .errors import JacquetError, NotationError
+from .errors import JacquetError, no_game_records
 from .garbage import fewer_collections
 from .notation import parse_chunk
 from .replay import Inference, infer
@@ -34,6 +34,6 @@ def infer_paths(
                     yield infer(parse_chunk(chunk))
             if count == 0:
                 name = source_name(entry)
-                yield file_report(name, NotationError("no game records in this file", file=name))
+                yield file_report(name, no_game_records(name))
         except (JacquetError, OSError) as error:
             yield file_report(entry, error)
