@@ -71,7 +71,7 @@ def _scan(archive: Path, key: str, params: dict[str, str]) -> Counter[_Row]:
 
 
 def _table(html: str) -> Counter[_Row]:
-    tree = lxml.html.fromstring(html)
+    tree: Any = lxml.html.fromstring(html)
     found: Counter[_Row] = Counter()
     for row in tree.xpath("//table[@class='jacquet-play-tree']/tbody/tr"):
         href = row.xpath(".//a[@class='jacquet-play-link']")[0].get("href")
@@ -116,7 +116,8 @@ def test_each_filter_counts_as_the_scan(server: str, archive: Path, case: str) -
     if case != "none":
         every = sum(row[1] for row in _scan(archive, key, {}))
         assert 0 < sum(row[1] for row in expected) < every
-    links = lxml.html.fromstring(html).xpath("//a[@class='jacquet-play-link']/@href")
+    tree: Any = lxml.html.fromstring(html)
+    links: list[str] = tree.xpath("//a[@class='jacquet-play-link']/@href")
     kept = f"?{urlencode(params)}" if params else ""
     assert links and all(link.endswith(kept) and link.count("?") == bool(params) for link in links)
 
