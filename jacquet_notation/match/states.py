@@ -4,6 +4,9 @@ says the match: a match file's game, or one with a ``[Match]`` or ``[Score]`` ta
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
 from ..board_terms import Side
 from ..numerals import ascii_int
 from ..position_ids import MatchState
@@ -21,33 +24,51 @@ def score_of(text: str) -> tuple[int, int] | None:
     return (first, second) if dash and first is not None and second is not None else None
 
 
-def states_after(
-    game: ReplayedGame, previous: tuple[int, int] | None = None
-) -> list[MatchState] | None:
-    """The match state at the start (cube centred at 1, the first side to act) and after each
-    ply (the side to act next, no dice yet): one more than the plies; None where the
-    record does not say the match (no ``[Match]`` nor ``[Score]``) or the game is not
-    backgammon's. ``previous`` is the score of the game before it in the match (the Crawford
-    game is the first at one point short: None, the match's first game)."""
-    tags = game.record.tags
-    if game.rules.direction != "opposite" or not ({"Match", "Score"} & tags.keys()):
+def start_state(
+    tags: Mapping[str, str], first: Side, previous: tuple[int, int] | None = None
+) -> MatchState | None:
+    """The match state at a game's start (cube centred at 1, ``first`` to act) from its tags;
+    None where they do not say the match (no ``[Match]`` nor ``[Score]``). ``previous`` is the
+    score of the game before it in the match (the Crawford game is the first at one point
+    short: None, the match's first game)."""
+    if not ({"Match", "Score"} & tags.keys()):
         return None
     length = ascii_int(tags.get("Match", "").strip()) or 0
     score = score_of(tags.get("Score", "")) or (0, 0)
     crawford_on = tags.get("Crawford", "").strip().lower() in _ON
     crawford = is_crawford_game(crawford_on, length, score, previous)
     jacoby = length == 0 and tags.get("Jacoby", "").strip().lower() in _ON
-    written = [ply.written for ply in game.plies]
-    cubes = cube_after_each((w.side, w.action, w.cube) for w in written)
-    first: Side = game.plies[0].written.side if game.plies else "white"
-    states = [MatchState(first, 1, None, crawford, score, length, None, False, jacoby)]
-    for play, (cube, owner) in zip(written, cubes, strict=True):
-        other: Side = "black" if play.side == "white" else "white"
+    return MatchState(first, 1, None, crawford, score, length, None, False, jacoby)
+
+
+def states_from(
+    start: MatchState, plies: Sequence[tuple[Side, str | None, int | None]]
+) -> list[MatchState]:
+    """``start`` and the state after each ply (side, cube action, the value it states): the side
+    to act next, no dice yet; one more than the plies. The replay and the game page (which
+    reads the archive's ``turns``) both walk a game's cube through here."""
+    states = [start]
+    for (side, action, _), (cube, owner) in zip(plies, cube_after_each(plies), strict=True):
+        other: Side = "black" if side == "white" else "white"
         # a double pending: gnubg's mover stays the doubler, the other to decide; after a
         # roll, a take (the doubler rolls) or a drop, the other side
-        doubled = play.action == "double"
-        mover = play.side if doubled else other
-        states.append(
-            MatchState(mover, cube, owner, crawford, score, length, None, doubled, jacoby)
-        )
+        doubled = action == "double"
+        mover = side if doubled else other
+        states.append(replace(start, mover=mover, cube=cube, owner=owner, doubled=doubled))
     return states
+
+
+def states_after(
+    game: ReplayedGame, previous: tuple[int, int] | None = None
+) -> list[MatchState] | None:
+    """The match state at the start and after each ply of a replayed game (:func:`states_from`);
+    None where the record does not say the match or the game is not backgammon's."""
+    if game.rules.direction != "opposite":
+        return None
+    first: Side = game.plies[0].written.side if game.plies else "white"
+    start = start_state(game.record.tags, first, previous)
+    if start is None:
+        return None
+    return states_from(
+        start, [(p.written.side, p.written.action, p.written.cube) for p in game.plies]
+    )
