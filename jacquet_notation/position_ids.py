@@ -329,12 +329,16 @@ def from_xgid(text: str) -> tuple[Position, MatchState]:
     return Position.from_counts(white, black, turn, "opposite"), state
 
 
-def exchange_ids(position: Position) -> dict[str, str]:
+def exchange_ids(position: Position, state: MatchState | None = None) -> dict[str, str]:
     """``gnubg-id`` and ``xgid`` of a backgammon position, as the XML's ``<resolved>`` carries
-    them (the board only, as :func:`ids_line`); nothing for a Jacquet position."""
+    them, with ``state`` (the match, where the record says it) ``gnubg-match-id`` too and the
+    XGID's cube and score (as :func:`ids_line`); nothing for a Jacquet position."""
     if position.direction != "opposite":
         return {}
-    return {"gnubg-id": gnubg_id(position), "xgid": xgid(position)}
+    ids = {"gnubg-id": gnubg_id(position), "xgid": xgid(position, state)}
+    if state is not None:
+        ids["gnubg-match-id"] = match_id(state)
+    return ids
 
 
 def ids_line(position: Position, state: MatchState | None = None) -> str:

@@ -4,12 +4,13 @@ says the match: a match file's game, or one with a ``[Match]`` or ``[Score]`` ta
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from ..board_terms import Side
 from ..numerals import ascii_int
 from ..position_ids import MatchState
+from ..record import GameRecord
 from ..replay import ReplayedGame
 from .game import cube_after_each
 from .sequence import is_crawford_game
@@ -72,3 +73,16 @@ def states_after(
     return states_from(
         start, [(p.written.side, p.written.action, p.written.cube) for p in game.plies]
     )
+
+
+def with_previous_scores(
+    records: Iterable[GameRecord],
+) -> Iterator[tuple[GameRecord, tuple[int, int] | None]]:
+    """Each record with the score of the game before it in the same match (same file and
+    ``[Match]``; None: the first), which tells the Crawford game (:func:`start_state`)."""
+    match: tuple[str | None, str | None] | None = None
+    score: tuple[int, int] | None = None
+    for record in records:
+        here = (record.file, record.tags.get("Match"))
+        yield record, score if here == match else None
+        match, score = here, score_of(record.tags.get("Score", ""))
