@@ -136,9 +136,10 @@ def mypyc_ready_copy(target: Path) -> Path:
     return target
 
 
-def compile_copy(target: Path) -> None:
-    """mypyc on ``HOT`` in ``target`` (extension modules beside the sources); raises on failure."""
-    modules = [f"jacquet_notation/{name}" for name in HOT]
+def compile_copy(target: Path, names: list[str]) -> None:
+    """mypyc on ``names`` (of ``HOT``) in ``target``, the extension modules beside the sources;
+    stops the bench with mypyc's words if it fails."""
+    modules = [f"jacquet_notation/{name}" for name in names]
     result = subprocess.run(
         [sys.executable, "-m", "mypyc", *modules],
         cwd=target,
@@ -190,6 +191,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000, help="self-play games (bench/out)")
     parser.add_argument("--data", type=Path, default=DATA, help="the .mat files' folder")
     parser.add_argument("--repeat", type=int, default=3, help="rounds; the best of each is kept")
+    parser.add_argument(
+        "--skip",
+        nargs="*",
+        default=[],
+        metavar="PREFIX",
+        help="leave out the modules of HOT starting so (notation/: compile no reader)",
+    )
     args = parser.parse_args()
     compiler = os.environ.get("CC", "cc").split()[0]
     missing = [
@@ -209,10 +217,13 @@ def main() -> None:
     peer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(peer)
     jqt, mat = peer.jacquet_file(args.games), args.data
+    if not mat.is_dir():
+        raise SystemExit(f"bench/compiled.py: no folder of match files at {mat} (--data)")
+    names = [name for name in HOT if not name.startswith(tuple(args.skip))]
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="jacquet-mypyc-") as folder:
         copy = mypyc_ready_copy(Path(folder))
-        compile_copy(copy)
+        compile_copy(copy, names)
         rounds: dict[str, list[dict[str, object]]] = {"pure": [], "compiled": []}
         for _ in range(args.repeat):  # in turn, so that a neighbour's burst hits both builds
             for build, root in (("pure", ROOT), ("compiled", copy)):
@@ -221,7 +232,7 @@ def main() -> None:
                 rounds[build].append(figures)
     print(f"{args.games} self-play games ({jqt.stat().st_size / 1e6:.1f} MB), {mat}")
     print(f"load average before the run: {load[0]:.2f} on {os.cpu_count()} cores")
-    print(f"modules compiled: {len(HOT)}; CPU seconds, best of {args.repeat}")
+    print(f"modules compiled: {len(names)} ({', '.join(names)}); CPU s, best of {args.repeat}")
     print(f"{'':16} {'plies':>8} {'pure (peer)':>12} {'compiled':>9} {'pure/compiled':>14}")
     summary = {}
     for name in ("validate .jqt", "validate .mat", "read .jqt"):
