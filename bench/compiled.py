@@ -161,8 +161,11 @@ def cpu(work):
     start = time.process_time()
     count = work()
     return time.process_time() - start, count
+verdicts = {{}}  # each file's games that are not valid, to compare the builds' verdicts
 def validate(path):
-    return sum(report.plies for report in validate_paths([path], jobs=1))
+    reports = list(validate_paths([path], jobs=1))
+    verdicts[path] = [[r.file, r.index, r.status] for r in reports if r.status != "valid"]
+    return sum(report.plies for report in reports)
 def read(path):
     with open(path, "rb") as handle:
         return sum(len(record.plays) for record in read_games(handle, path))
@@ -172,6 +175,7 @@ for name, work, path in (("validate .jqt", validate, {jqt!r}), ("validate .mat",
         {mat!r}), ("read .jqt", read, {jqt!r})):
     gc.collect()
     figures[name] = cpu(lambda: work(path))
+figures["verdicts"] = verdicts
 print(json.dumps(figures))
 """
 
@@ -240,6 +244,7 @@ def main() -> None:
         built = min(_seconds(figures[name]) for figures in rounds["compiled"])
         plies = _count(rounds["pure"][0][name])
         assert plies == _count(rounds["compiled"][0][name]), "the builds read different plies"
+        assert rounds["pure"][0]["verdicts"] == rounds["compiled"][0]["verdicts"], "verdicts"
         print(f"{name:16} {plies:8d} {pure:12.2f} {built:9.2f} {pure / built:14.2f}")
         summary[name] = pure / built
     print(json.dumps(summary))
