@@ -41,9 +41,13 @@ from .verdicts import NAMED_RULESETS, Exclusion, Inference, scoring_twins
 from .walk import replay, replay_from
 
 #: one check of a ply for a class of rulesets: the rules it is checked under, the members whose
-#: verdict it is, and those whose verdict it is only for a play that uses every die and (their
-#: structural rules) reaches a position they allow
-_Check = tuple[Rules, list[Rules], list[Rules]]
+#: verdict it is, those whose verdict it is only for a play that uses every die and (their
+#: structural rules) reaches a position they allow, and the members that move on together,
+#: with no look at any one of them, when the play uses every die and reaches no six points in
+#: a row (the direct ones, the share's and the block conventions': all but Murray's limits)
+_Check = tuple[Rules, list[Rules], list[Rules], list[Rules]]
+#: a group of the next ply: its position, the primes seen, whether the record marks its hits
+_Key = tuple[Position, bool, bool, bool]
 
 
 @dataclass(slots=True)
@@ -157,7 +161,9 @@ def _advance(
     goes to ``alone``."""
     if written.action is not None and index > 0:
         return groups  # a cube action, or a roll whose play is not given: no man moves
-    after: dict[tuple[Position, bool, bool, bool], _Group] = {}
+    after: dict[_Key, _Group] = {}
+    #: the group each group of the next ply came from, while it came from one alone
+    origins: dict[_Key, _Group | None] = {}
     for group in groups:
         position = group.position
         dice = written.dice
@@ -179,19 +185,35 @@ def _advance(
             if not isinstance(play, Play):
                 alone.append(_parted(group.members[0], index, group, play))
             else:
-                _join(after, group, written, play, group.members)
+                _join(after, origins, group, written, play, group.members)
             continue
         agreement = Agreement(position, dice)
-        for checker, direct, others in _plan(group, agreement):
+        for checker, direct, others, light in _plan(group, agreement):
             checked = _check(position, dice, moves, checker)
             shared = checked if isinstance(checked, Play) else None
-            movers = direct if shared is not None else []
-            if not isinstance(checked, Play):
+            if shared is None:
                 # a class of one was checked under its own rules: its refusal is the replay's
                 refused = checked if direct == [checker] and not others else None
                 alone.extend(_parted(rules, index, group, refused) for rules in direct)
-            six: dict[bool, bool] = {}
+                movers: list[Rules] = []
+            elif not others:
+                _join(after, origins, group, written, shared, direct)
+                continue
+            else:
+                movers = direct
+                six: dict[bool, bool] = {}
+                if len(shared.steps) == agreement.steps(checker):
+                    # every die used: only six points in a row could part the class
+                    hitting = checker.hitting
+                    six[hitting] = holds_six(shared.position, position.turn, hitting)
+                    if not six[hitting]:
+                        movers = light
+                        if len(light) == len(direct) + len(others):
+                            _join(after, origins, group, written, shared, light)
+                            continue
             for rules in others:
+                if movers is light and not _limited(rules):
+                    continue  # moved on with the light ones
                 if shared is not None and _same_verdict(agreement, position, shared, rules, six):
                     movers = [*movers, rules]
                     continue
@@ -202,9 +224,13 @@ def _advance(
                 if not isinstance(own, Play):
                     alone.append(_parted(rules, index, group, own))  # the replay says why
                 else:
-                    _join(after, group, written, own, [rules])
+                    _join(after, origins, group, written, own, [rules])
             if shared is not None and movers:
-                _join(after, group, written, shared, movers)
+                _join(after, origins, group, written, shared, movers)
+    for key, joined in after.items():
+        source = origins[key]
+        if source is not None and len(joined.members) == len(source.members):
+            joined.plans = source.plans  # the same members: the same classes
     return list(after.values())
 
 
@@ -223,11 +249,12 @@ def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
     plan = []
     for members in classes.values():
         if len(members) == 1:
-            plan.append((members[0], members, []))
+            plan.append((members[0], members, [], members))
             continue
         direct = [rules for rules in members if not rules.structural and not rules.every_die_used]
         others = [rules for rules in members if rules.structural or rules.every_die_used]
-        plan.append((unstructured(members[0]), direct, others))
+        light = [rules for rules in members if not _limited(rules)]
+        plan.append((unstructured(members[0]), direct, others, light))
     group.plans[situation] = plan
     return plan
 
@@ -265,8 +292,15 @@ def _same_verdict(
     return not agreement.binds(rules)
 
 
+def _limited(rules: Rules) -> bool:
+    """Whether Murray's limits bind ``rules``: a final position they judge needs no six points
+    in a row (the block conventions need them)."""
+    return rules.start_table_points is not None or rules.midpoint_men is not None
+
+
 def _join(
-    after: dict[tuple[Position, bool, bool, bool], _Group],
+    after: dict[_Key, _Group],
+    origins: dict[_Key, _Group | None],
     group: _Group,
     written: WrittenPlay,
     play: Play,
@@ -274,28 +308,29 @@ def _join(
 ) -> None:
     """``movers`` moved on by ``play`` into the group of their new position and of what the
     walk learns from a play: whether a prime was held (marcia's score), whether the record
-    marks its hits. The group itself goes on when all its members move together."""
+    marks its hits. A group of the next ply that holds the very members of one group of this
+    ply keeps that group's plans (:func:`_advance`, from ``origins``)."""
     marks_hits = group.marks_hits and not (play.steps and unmarked_hits(written, play))
     mover = group.position.turn
     prime_seen = group.prime_seen
     parts = [(movers, prime_seen)]
-    marcia = [rules for rules in movers if rules.scoring == "marcia"]
-    if marcia and not prime_seen[mover] and holds_prime(play.position, mover):
-        rest = [rules for rules in movers if rules.scoring != "marcia"]
-        parts = [(rest, prime_seen), (marcia, {**prime_seen, mover: True})]
+    if not prime_seen[mover] and any(rules.scoring == "marcia" for rules in movers):
+        if holds_prime(play.position, mover):
+            rest = [rules for rules in movers if rules.scoring != "marcia"]
+            marcia = [rules for rules in movers if rules.scoring == "marcia"]
+            parts = [(rest, prime_seen), (marcia, {**prime_seen, mover: True})]
     for members, prime in parts:
         if not members:
             continue
         key = (play.position, prime["white"], prime["black"], marks_hits)
         joined = after.get(key)
-        if joined is not None:
-            joined.members.extend(members)
-            joined.plans.clear()
-        elif len(members) == len(group.members):  # the whole group: its plans still hold
-            group.position, group.prime_seen, group.marks_hits = play.position, prime, marks_hits
-            after[key] = group
-        else:
+        if joined is None:
             after[key] = _Group(play.position, list(members), dict(prime), marks_hits)
+            origins[key] = group
+        else:
+            joined.members.extend(members)
+            if origins[key] is not group:
+                origins[key] = None
 
 
 def _result_verdict(record: GameRecord, rules: Rules, group: _Group) -> Exclusion | None:
