@@ -14,6 +14,7 @@ excluded early costs only its prefix, and those that agree to the end cost one c
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -356,9 +357,13 @@ def _replay_alone(
     rulesets whose options all agree for every roll the diagnosis asks about there."""
     twins = {name: pair for pair in scoring_twins(tuple(rulesets)) for name in pair}
     told: dict[object, Exclusion | None] = {}
+    # a ruleset alone where it left shares with none: its keys are not worth working out
+    crowds = Counter(_where(parted) for parted in alone)
     for parted in alone:
         name = parted.rules.name
-        keys = _shared_keys(record, parted, twins.get(name))
+        where = _where(parted)
+        crowded = where is not None and crowds[where] > 1
+        keys = _shared_keys(record, parted, where, twins.get(name)) if crowded else (None, None)
         found = next((told[key] for key in keys if told.get(key) is not None), None)
         if found is not None:
             verdicts[name] = dataclasses.replace(found, rules=name)
@@ -374,15 +379,21 @@ def _replay_alone(
             told[alike_key] = verdict
 
 
+def _where(parted: _Parted) -> tuple[object, ...] | None:
+    """The state a ruleset left the groups in (None: before any play was shared)."""
+    if parted.position is None or parted.index is None:
+        return None
+    return (parted.index, parted.position, parted.prime_seen, parted.marks_hits)
+
+
 def _shared_keys(
-    record: GameRecord, parted: _Parted, twins: tuple[str, ...] | None
+    record: GameRecord, parted: _Parted, where: object, twins: tuple[str, ...] | None
 ) -> tuple[object, object]:
-    """What a ruleset leaving the groups shares its replay's verdict by: its scoring twins
-    (and where), and every option that can matter to the refused play's diagnosis."""
+    """What a ruleset leaving the groups at ``where`` (:func:`_where`, not None) shares its
+    replay's verdict by: its scoring twins (and where), and every option that can matter to
+    the refused play's diagnosis."""
     position, index = parted.position, parted.index
-    if position is None or index is None:
-        return None, None
-    where = (index, position, parted.prime_seen, parted.marks_hits)  # the state it left in
+    assert position is not None and index is not None
     twin_key = (twins, where) if twins else None
     plays = record.plays
     written = plays[index]
