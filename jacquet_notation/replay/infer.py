@@ -13,8 +13,6 @@ excluded early costs only its prefix, and those that agree to the end cost one c
 
 from __future__ import annotations
 
-import dataclasses
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -25,21 +23,20 @@ from ..engine import (
     allows_final,
     holds_prime,
     holds_six,
-    judged_alike,
     score,
     unstructured,
     validate_play,
     winner,
 )
-from ..errors import AmbiguousPlayError, IllegalPlayError, JacquetError
+from ..errors import AmbiguousPlayError, IllegalPlayError
 from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
-from .game import Context, ReplayedGame, ReplayedPly
+from .alone import Parted, exclusion, game_verdict, replay_alone
+from .game import Context, ReplayedGame
 from .marks import unmarked_hits
 from .tags import RULES_TAG, check_result
 from .verdicts import NAMED_RULESETS, Exclusion, Inference, scoring_twins
-from .walk import replay, replay_from
 
 #: one check of a ply for a class of rulesets: the rules it is checked under, the members whose
 #: verdict it is, those whose verdict it is only for a play that uses every die and (their
@@ -65,27 +62,12 @@ class _Group:
     plans: dict[tuple[bool, ...], list[_Check]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class _Parted:
-    """A ruleset that left the groups at play ``index`` (None: before any play is shared), in
-    the state the walk would have reached there, to be replayed alone from there."""
-
-    rules: Rules
-    index: int | None
-    position: Position | None = None
-    prime_seen: tuple[bool, bool] = (False, False)
-    marks_hits: bool = True
-    #: the engine's refusal of that play under these very rules, when the walk asked it: the
-    #: replay alone takes it rather than asking again
-    refused: IllegalPlayError | None = None
-
-
 def _parted(
     rules: Rules, index: int, group: _Group, refused: IllegalPlayError | None = None
-) -> _Parted:
+) -> Parted:
     prime = group.prime_seen
     at = group.position
-    return _Parted(rules, index, at, (prime["white"], prime["black"]), group.marks_hits, refused)
+    return Parted(rules, index, at, (prime["white"], prime["black"]), group.marks_hits, refused)
 
 
 def infer(
@@ -98,24 +80,60 @@ def infer(
     """The rulesets ``record`` is consistent with, and where it breaks each other one.
 
     ``words``: whether a refused play's reason names the slip that explains it (looking for
-    it is most of the cost of an excluded ruleset; the archive, which keeps only which
-    rulesets fit, does without). ``replayed``: the record's replay under one of ``rulesets``,
-    made already (the archive's, before the match checks are added to it): that ruleset's
-    verdict is read from it, and it is not walked again."""
+    it is most of the cost of an excluded ruleset). ``replayed``: the record's replay under one
+    of ``rulesets``, made already: that ruleset's verdict is read from it, and it is not walked
+    again."""
     file, declared = record.file or "<stdin>", record.tags.get(RULES_TAG)
     tags = record.tags
     label = f"{tags.get('White', '?')} v {tags.get('Black', '?')}, {tags.get('Date', '?')}"
     if record.errors:
         return Inference(file, record.index, declared, (), (), tuple(record.errors), label=label)
+    verdicts = _verdicts(record, rulesets, replayed, words, fits_only=False)
+    names = [rules.name for rules in rulesets]
+    consistent = tuple(name for name in names if verdicts[name] is None)
+    excluded = tuple(verdict for name in names if (verdict := verdicts[name]) is not None)
+    twins = tuple(
+        pair for pair in scoring_twins(rulesets) if sum(name in consistent for name in pair) > 1
+    )
+    return Inference(
+        file, record.index, declared, consistent, excluded, scoring_only=twins, label=label
+    )
+
+
+def consistent_rulesets(
+    record: GameRecord,
+    rulesets: Sequence[Rules] = NAMED_RULESETS,
+    *,
+    replayed: ReplayedGame | None = None,
+) -> tuple[str, ...]:
+    """``infer(record, rulesets, replayed=replayed).consistent``, and nothing more: what the
+    archive keeps. No exclusion is worded, and a ruleset whose own check refused a play is
+    excluded there without a replay (the replay's verdict on that play is that refusal);
+    ``()`` for a record that did not parse."""
+    if record.errors:
+        return ()
+    verdicts = _verdicts(record, rulesets, replayed, False, fits_only=True)
+    return tuple(rules.name for rules in rulesets if verdicts[rules.name] is None)
+
+
+def _verdicts(
+    record: GameRecord,
+    rulesets: Sequence[Rules],
+    replayed: ReplayedGame | None,
+    words: bool,
+    fits_only: bool,
+) -> dict[str, Exclusion | None]:
+    """Each ruleset's verdict by name: None where the game fits it (``fits_only``: an
+    exclusion is only known to be one, :func:`.alone.replay_alone`)."""
     verdicts: dict[str, Exclusion | None] = {}
     walked = rulesets
     if replayed is not None and replayed.rules in rulesets:
-        verdicts[replayed.rules.name] = _game_verdict(replayed, 1)
+        verdicts[replayed.rules.name] = game_verdict(replayed, 1)
         walked = [rules for rules in rulesets if rules != replayed.rules]
-    alone: list[_Parted] = []
+    alone: list[Parted] = []
     if POSITION_TAG in record.tags:
         # a set position is read and checked under each ruleset: the walk's own business
-        alone.extend(_Parted(rules, None) for rules in walked)
+        alone.extend(Parted(rules, None) for rules in walked)
         groups: list[_Group] = []
     else:
         groups = _start_groups(record, walked)
@@ -129,16 +147,8 @@ def infer(
     for group in groups:
         for rules in group.members:
             verdicts[rules.name] = _result_verdict(record, rules, group)
-    _replay_alone(record, alone, rulesets, verdicts, words)
-    names = [rules.name for rules in rulesets]
-    consistent = tuple(name for name in names if verdicts[name] is None)
-    excluded = tuple(verdict for name in names if (verdict := verdicts[name]) is not None)
-    twins = tuple(
-        pair for pair in scoring_twins(rulesets) if sum(name in consistent for name in pair) > 1
-    )
-    return Inference(
-        file, record.index, declared, consistent, excluded, scoring_only=twins, label=label
-    )
+    replay_alone(record, alone, rulesets, verdicts, words, fits_only)
+    return verdicts
 
 
 def _start_groups(record: GameRecord, rulesets: Sequence[Rules]) -> list[_Group]:
@@ -156,7 +166,7 @@ def _start_groups(record: GameRecord, rulesets: Sequence[Rules]) -> list[_Group]
 
 
 def _advance(
-    groups: list[_Group], index: int, written: WrittenPlay, alone: list[_Parted]
+    groups: list[_Group], index: int, written: WrittenPlay, alone: list[Parted]
 ) -> list[_Group]:
     """The groups after one ply of the main line; a member the common path cannot settle
     goes to ``alone``."""
@@ -192,25 +202,25 @@ def _advance(
         for checker, direct, others, light in _plan(group, agreement):
             checked = _check(position, dice, moves, checker)
             shared = checked if isinstance(checked, Play) else None
-            if shared is None:
+            if not isinstance(checked, Play):
                 # a class of one was checked under its own rules: its refusal is the replay's
                 refused = checked if direct == [checker] and not others else None
                 alone.extend(_parted(rules, index, group, refused) for rules in direct)
                 movers: list[Rules] = []
             elif not others:
-                _join(after, origins, group, written, shared, direct)
+                _join(after, origins, group, written, checked, direct)
                 continue
             else:
                 movers = direct
                 six: dict[bool, bool] = {}
-                if len(shared.steps) == agreement.steps(checker):
+                if len(checked.steps) == agreement.steps(checker):
                     # every die used: only six points in a row could part the class
                     hitting = checker.hitting
-                    six[hitting] = holds_six(shared.position, position.turn, hitting)
+                    six[hitting] = holds_six(checked.position, position.turn, hitting)
                     if not six[hitting]:
                         movers = light
                         if len(light) == len(direct) + len(others):
-                            _join(after, origins, group, written, shared, light)
+                            _join(after, origins, group, written, checked, light)
                             continue
             for rules in others:
                 if movers is light and not _limited(rules):
@@ -315,11 +325,14 @@ def _join(
     mover = group.position.turn
     prime_seen = group.prime_seen
     parts = [(movers, prime_seen)]
-    if not prime_seen[mover] and any(rules.scoring == "marcia" for rules in movers):
-        if holds_prime(play.position, mover):
-            rest = [rules for rules in movers if rules.scoring != "marcia"]
-            marcia = [rules for rules in movers if rules.scoring == "marcia"]
-            parts = [(rest, prime_seen), (marcia, {**prime_seen, mover: True})]
+    if (
+        not prime_seen[mover]
+        and any(rules.scoring == "marcia" for rules in movers)
+        and holds_prime(play.position, mover)
+    ):
+        rest = [rules for rules in movers if rules.scoring != "marcia"]
+        marcia = [rules for rules in movers if rules.scoring == "marcia"]
+        parts = [(rest, prime_seen), (marcia, {**prime_seen, mover: True})]
     for members, prime in parts:
         if not members:
             continue
@@ -341,112 +354,4 @@ def _result_verdict(record: GameRecord, rules: Rules, group: _Group) -> Exclusio
     points = score(final, won, rules, group.prime_seen[won]) if won is not None else 0
     game = ReplayedGame(record, rules, [], [], final, won, points, group.prime_seen)
     check_result(game, Context(record, rules, True))
-    return _exclusion(rules, game.errors[0], None) if game.errors else None
-
-
-def _replay_alone(
-    record: GameRecord,
-    alone: list[_Parted],
-    rulesets: Sequence[Rules],
-    verdicts: dict[str, Exclusion | None],
-    words: bool = True,
-) -> None:
-    """Each ruleset that left the groups replayed from where it left, but that one replay
-    answers for several that left together and must be answered alike: two that differ only
-    in scoring (whose words differ only at the result), or a play refused at once under
-    rulesets whose options all agree for every roll the diagnosis asks about there."""
-    twins = {name: pair for pair in scoring_twins(tuple(rulesets)) for name in pair}
-    told: dict[object, Exclusion | None] = {}
-    # a ruleset alone where it left shares with none: its keys are not worth working out
-    crowds = Counter(_where(parted) for parted in alone)
-    for parted in alone:
-        name = parted.rules.name
-        where = _where(parted)
-        crowded = where is not None and crowds[where] > 1
-        keys = _shared_keys(record, parted, where, twins.get(name)) if crowded else (None, None)
-        found = next((told[key] for key in keys if told.get(key) is not None), None)
-        if found is not None:
-            verdicts[name] = dataclasses.replace(found, rules=name)
-            continue
-        verdicts[name] = verdict = _replayed_verdict(record, parted, words)
-        if verdict is None or parted.index is None or verdict.ply is None:
-            continue
-        twin_key, alike_key = keys
-        if twin_key is not None:
-            told[twin_key] = verdict
-        refused_here = verdict.kind == "illegal-play" and verdict.ply == parted.index + 1
-        if alike_key is not None and refused_here:  # refused where it left, not later
-            told[alike_key] = verdict
-
-
-def _where(parted: _Parted) -> tuple[object, ...] | None:
-    """The state a ruleset left the groups in (None: before any play was shared)."""
-    if parted.position is None or parted.index is None:
-        return None
-    return (parted.index, parted.position, parted.prime_seen, parted.marks_hits)
-
-
-def _shared_keys(
-    record: GameRecord, parted: _Parted, where: object, twins: tuple[str, ...] | None
-) -> tuple[object, object]:
-    """What a ruleset leaving the groups at ``where`` (:func:`_where`, not None) shares its
-    replay's verdict by: its scoring twins (and where), and every option that can matter to
-    the refused play's diagnosis."""
-    position, index = parted.position, parted.index
-    assert position is not None and index is not None
-    twin_key = (twins, where) if twins else None
-    plays = record.plays
-    written = plays[index]
-    if written.dice is None or written.opponent_moves:
-        return twin_key, None
-    # the diagnosis tries the play with its neighbours' rolls too (the dice of two swapped)
-    rolls = {written.dice}
-    for neighbour in (index - 1, index + 1):
-        if 0 <= neighbour < len(plays) and (dice := plays[neighbour].dice) is not None:
-            rolls.add(dice)
-    alike = judged_alike(position, sorted(rolls), parted.rules)
-    opening = parted.rules.opening if index == 0 else None  # the first play's own rule
-    return twin_key, (where, opening, alike)
-
-
-def _replayed_verdict(record: GameRecord, parted: _Parted, words: bool = True) -> Exclusion | None:
-    """The ordinary replay under a ruleset, from where it parted (``words``: with the slip
-    a refused play suggests), and its verdict (:func:`_game_verdict`)."""
-    rules, position, index = parted.rules, parted.position, parted.index
-    if position is None or index is None:
-        return _game_verdict(replay(record, rules), 1)
-    white, black = parted.prime_seen
-    prime_seen: dict[Side, bool] = {"white": white, "black": black}
-    game = replay_from(
-        record, rules, position, index, prime_seen, parted.marks_hits, parted.refused, words
-    )
-    return _game_verdict(game, index + 1)
-
-
-def _game_verdict(game: ReplayedGame, first: int) -> Exclusion | None:
-    """A replay's verdict, its plies numbered from ``first``: its first error on the main
-    line, else its first error of the game as a whole (the result, a ``[Position]`` tag);
-    variations are not judged."""
-    rules = game.rules
-    for number, ply in enumerate(game.plies, start=first):
-        if ply.error is not None:
-            return _exclusion(rules, ply.error, number)
-    in_variations = {id(error) for error in _variation_errors(game.plies)}
-    for error in game.errors:
-        if id(error) not in in_variations:
-            return _exclusion(rules, error, None)
-    return None
-
-
-def _variation_errors(plies: list[ReplayedPly]) -> list[JacquetError]:
-    """Every error found in the variations below ``plies``."""
-    found: list[JacquetError] = []
-    for ply in plies:
-        for branch in ply.variations:
-            found.extend(ply.error for ply in branch if ply.error is not None)
-            found.extend(_variation_errors(branch))
-    return found
-
-
-def _exclusion(rules: Rules, error: JacquetError, ply: int | None) -> Exclusion:
-    return Exclusion(rules.name, ply, error.line, error.column, error.message, error.kind)
+    return exclusion(rules, game.errors[0], None) if game.errors else None
