@@ -60,6 +60,11 @@ class _Group:
     #: the checks of a ply, by what can matter in it (:meth:`Agreement.situation`): the members
     #: stay together most of a game, and so do their classes
     plans: dict[tuple[bool, ...], list[_Check]] = field(default_factory=dict)
+    #: whether any member scores marcia (a prime held counts): else no prime is looked for
+    marcia: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.marcia = any(rules.scoring == "marcia" for rules in self.members)
 
 
 def _parted(
@@ -172,9 +177,7 @@ def _advance(
     goes to ``alone``."""
     if written.action is not None and index > 0:
         return groups  # a cube action, or a roll whose play is not given: no man moves
-    after: dict[_Key, _Group] = {}
-    #: the group each group of the next ply came from, while it came from one alone
-    origins: dict[_Key, _Group | None] = {}
+    after: dict[_Key, _Arrival] = {}
     for group in groups:
         position = group.position
         dice = written.dice
@@ -196,7 +199,7 @@ def _advance(
             if not isinstance(play, Play):
                 alone.append(_parted(group.members[0], index, group, play))
             else:
-                _join(after, origins, group, written, play, group.members)
+                _join(after, group, written, play, group.members)
             continue
         agreement = Agreement(position, dice)
         for checker, direct, others, light in _plan(group, agreement):
@@ -208,7 +211,7 @@ def _advance(
                 alone.extend(_parted(rules, index, group, refused) for rules in direct)
                 movers: list[Rules] = []
             elif not others:
-                _join(after, origins, group, written, checked, direct)
+                _join(after, group, written, checked, direct)
                 continue
             else:
                 movers = direct
@@ -220,7 +223,7 @@ def _advance(
                     if not six[hitting]:
                         movers = light
                         if len(light) == len(direct) + len(others):
-                            _join(after, origins, group, written, checked, light)
+                            _join(after, group, written, checked, light)
                             continue
             for rules in others:
                 if movers is light and not _limited(rules):
@@ -235,14 +238,10 @@ def _advance(
                 if not isinstance(own, Play):
                     alone.append(_parted(rules, index, group, own))  # the replay says why
                 else:
-                    _join(after, origins, group, written, own, [rules])
+                    _join(after, group, written, own, [rules])
             if shared is not None and movers:
-                _join(after, origins, group, written, shared, movers)
-    for key, joined in after.items():
-        source = origins[key]
-        if source is not None and len(joined.members) == len(source.members):
-            joined.plans = source.plans  # the same members: the same classes
-    return list(after.values())
+                _join(after, group, written, shared, movers)
+    return _arrived(after)
 
 
 def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
@@ -309,9 +308,18 @@ def _limited(rules: Rules) -> bool:
     return rules.start_table_points is not None or rules.midpoint_men is not None
 
 
+@dataclass(slots=True)
+class _Arrival:
+    """The members of the next ply's group at one position, and the group of this ply they all
+    came from (None once they came from two)."""
+
+    members: list[Rules]
+    prime_seen: dict[Side, bool]
+    origin: _Group | None
+
+
 def _join(
-    after: dict[_Key, _Group],
-    origins: dict[_Key, _Group | None],
+    after: dict[_Key, _Arrival],
     group: _Group,
     written: WrittenPlay,
     play: Play,
@@ -319,14 +327,14 @@ def _join(
 ) -> None:
     """``movers`` moved on by ``play`` into the group of their new position and of what the
     walk learns from a play: whether a prime was held (marcia's score), whether the record
-    marks its hits. A group of the next ply that holds the very members of one group of this
-    ply keeps that group's plans (:func:`_advance`, from ``origins``)."""
+    marks its hits (:func:`_arrived` makes the groups)."""
     marks_hits = group.marks_hits and not (play.steps and unmarked_hits(written, play))
     mover = group.position.turn
     prime_seen = group.prime_seen
     parts = [(movers, prime_seen)]
     if (
-        not prime_seen[mover]
+        group.marcia
+        and not prime_seen[mover]
         and any(rules.scoring == "marcia" for rules in movers)
         and holds_prime(play.position, mover)
     ):
@@ -337,14 +345,30 @@ def _join(
         if not members:
             continue
         key = (play.position, prime["white"], prime["black"], marks_hits)
-        joined = after.get(key)
-        if joined is None:
-            after[key] = _Group(play.position, list(members), dict(prime), marks_hits)
-            origins[key] = group
+        arrival = after.get(key)
+        if arrival is None:
+            after[key] = _Arrival(list(members), prime, group)
         else:
-            joined.members.extend(members)
-            if origins[key] is not group:
-                origins[key] = None
+            arrival.members.extend(members)
+            if arrival.origin is not group:
+                arrival.origin = None
+
+
+def _arrived(after: dict[_Key, _Arrival]) -> list[_Group]:
+    """The groups of the next ply. A group whose members all arrive together goes on (its
+    plans, by its members, still hold); the others are made anew."""
+    groups = []
+    for (position, _, _, marks_hits), arrival in after.items():
+        group = arrival.origin
+        if group is not None and len(arrival.members) == len(group.members):
+            group.position, group.marks_hits = position, marks_hits
+            if arrival.prime_seen is not group.prime_seen:
+                group.prime_seen = dict(arrival.prime_seen)
+        else:
+            members, prime = arrival.members, dict(arrival.prime_seen)
+            group = _Group(position, members, prime, marks_hits)
+        groups.append(group)
+    return groups
 
 
 def _result_verdict(record: GameRecord, rules: Rules, group: _Group) -> Exclusion | None:
