@@ -148,7 +148,7 @@ def _verdicts(
             break
         if limit is not None:
             check_time(limit)
-        groups = _advance(groups, index, written, alone)
+        groups = _advance(groups, index, written, alone, _known(replayed, index, written))
     for group in groups:
         for rules in group.members:
             verdicts[rules.name] = _result_verdict(record, rules, group)
@@ -170,11 +170,38 @@ def _start_groups(record: GameRecord, rulesets: Sequence[Rules]) -> list[_Group]
     return list(groups.values())
 
 
+#: the replay's own ply, as :func:`_known` hands it on: the position it was played from, its
+#: play, the replay's rules
+_Known = tuple[Position, Play, Rules]
+
+
+def _known(replayed: ReplayedGame | None, index: int, written: WrittenPlay) -> _Known | None:
+    """The replayed ply of play ``index``, where its play can stand for a class's check
+    (:func:`_advance`): its rules hit nothing and share nothing (so a play of theirs that uses
+    every die reaches the same position, by the same steps, under any rules whose options agree
+    on the roll but the structural ones, which only ever forbid a final position), and the
+    replay accepted it."""
+    if replayed is None or replayed.rules.hitting or replayed.rules.every_die_used:
+        return None
+    plies = replayed.plies
+    if index >= len(plies):
+        return None
+    ply = plies[index]
+    if ply.written is not written or ply.error is not None or ply.play is None:
+        return None
+    return ply.before, ply.play, replayed.rules
+
+
 def _advance(
-    groups: list[_Group], index: int, written: WrittenPlay, alone: list[Parted]
+    groups: list[_Group],
+    index: int,
+    written: WrittenPlay,
+    alone: list[Parted],
+    known: _Known | None = None,
 ) -> list[_Group]:
     """The groups after one ply of the main line; a member the common path cannot settle
-    goes to ``alone``."""
+    goes to ``alone``. ``known``: the replay's own ply there (:func:`_known`), whose play is
+    taken for a class's check where the class judges the roll as its rules do."""
     if written.action is not None and index > 0:
         return groups  # a cube action, or a roll whose play is not given: no man moves
     after: dict[_Key, _Arrival] = {}
@@ -202,8 +229,14 @@ def _advance(
                 _join(after, group, written, play, group.members)
             continue
         agreement = Agreement(position, dice)
+        # the replay's play, for a class whose check it answers (:func:`_known`)
+        ready = known if known is not None and known[0] == position else None
         for checker, direct, others, light in _plan(group, agreement):
-            checked = _check(position, dice, moves, checker)
+            checked: Play | IllegalPlayError | None = None
+            if ready is not None:
+                checked = _known_check(agreement, ready[1], checker, ready[2])
+            if checked is None:
+                checked = _check(position, dice, moves, checker)
             shared = checked if isinstance(checked, Play) else None
             if not isinstance(checked, Play):
                 # a class of one was checked under its own rules: its refusal is the replay's
@@ -242,6 +275,17 @@ def _advance(
             if shared is not None and movers:
                 _join(after, group, written, shared, movers)
     return _arrived(after)
+
+
+def _known_check(agreement: Agreement, play: Play, checker: Rules, rules: Rules) -> Play | None:
+    """``play``, the replay's of this ply under its own rules, as the check under ``checker``
+    would find it: when ``checker`` has no structural rule and no share, agrees with those rules
+    on this roll here (:meth:`Agreement.key`), and the play uses every die."""
+    if checker.structural or checker.every_die_used:
+        return None
+    if len(play.steps) != agreement.steps(checker):
+        return None
+    return play if agreement.key(checker) == agreement.key(rules) else None
 
 
 def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
