@@ -42,8 +42,10 @@ from .verdicts import NAMED_RULESETS, Exclusion, Inference, scoring_twins
 #: verdict it is, those whose verdict it is only for a play that uses every die and (their
 #: structural rules) reaches a position they allow, and the members that move on together,
 #: with no look at any one of them, when the play uses every die and reaches no six points in
-#: a row (the direct ones, the share's and the block conventions': all but Murray's limits)
-_Check = tuple[Rules, list[Rules], list[Rules], list[Rules]]
+#: a row (the direct ones, the share's and the block conventions': all but Murray's limits),
+#: and the class's :meth:`Agreement.key` where its check has no structural rule and no share
+#: (so that the replay's own play can answer it, :func:`_advance`), else None
+_Check = tuple[Rules, list[Rules], list[Rules], list[Rules], tuple[object, ...] | None]
 #: a group of the next ply: its position, the primes seen, whether the record marks its hits
 _Key = tuple[Position, bool, bool, bool]
 
@@ -230,12 +232,11 @@ def _advance(
             continue
         agreement = Agreement(position, dice)
         # the replay's play, for a class whose check it answers (:func:`_known`)
-        ready = known if known is not None and known[0] == position else None
-        for checker, direct, others, light in _plan(group, agreement):
-            checked: Play | IllegalPlayError | None = None
-            if ready is not None:
-                checked = _known_check(agreement, ready[1], checker, ready[2])
-            if checked is None:
+        ready, told = _told(agreement, position, known)
+        for checker, direct, others, light, key in _plan(group, agreement):
+            if ready is not None and key is not None and key == told:
+                checked: Play | IllegalPlayError = ready  # the replay's: the same check
+            else:
                 checked = _check(position, dice, moves, checker)
             shared = checked if isinstance(checked, Play) else None
             if not isinstance(checked, Play):
@@ -277,15 +278,18 @@ def _advance(
     return _arrived(after)
 
 
-def _known_check(agreement: Agreement, play: Play, checker: Rules, rules: Rules) -> Play | None:
-    """``play``, the replay's of this ply under its own rules, as the check under ``checker``
-    would find it: when ``checker`` has no structural rule and no share, agrees with those rules
-    on this roll here (:meth:`Agreement.key`), and the play uses every die."""
-    if checker.structural or checker.every_die_used:
-        return None
-    if len(play.steps) != agreement.steps(checker):
-        return None
-    return play if agreement.key(checker) == agreement.key(rules) else None
+def _told(
+    agreement: Agreement, position: Position, known: _Known | None
+) -> tuple[Play | None, tuple[object, ...] | None]:
+    """The replay's own play of this ply from ``position``, where it uses every die, and the
+    :meth:`Agreement.key` of its rules: a class with that key, no structural rule and no share
+    would find the same play (:func:`_known`); (None, None) where there is none."""
+    if known is None or known[0] != position:
+        return None, None
+    _, play, rules = known
+    if len(play.steps) != agreement.steps(rules):
+        return None, None
+    return play, agreement.key(rules)
 
 
 def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
@@ -303,12 +307,15 @@ def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
     plan = []
     for members in classes.values():
         if len(members) == 1:
-            plan.append((members[0], members, [], members))
+            single = members[0]
+            plain = not single.structural and not single.every_die_used
+            plan.append((single, members, [], members, agreement.key(single) if plain else None))
             continue
         direct = [rules for rules in members if not rules.structural and not rules.every_die_used]
         others = [rules for rules in members if rules.structural or rules.every_die_used]
         light = [rules for rules in members if not _limited(rules)]
-        plan.append((unstructured(members[0]), direct, others, light))
+        checker = unstructured(members[0])
+        plan.append((checker, direct, others, light, agreement.key(checker)))
     group.plans[situation] = plan
     return plan
 
