@@ -32,6 +32,9 @@ class Parted:
     #: the engine's refusal of that play under these very rules, when the walk asked it: the
     #: replay alone takes it rather than asking again
     refused: IllegalPlayError | None = None
+    #: the refusal of that play under rules that judge it as these do (the class it was checked
+    #: in, :meth:`..engine.Agreement.key`): the same verdict, perhaps not in the same words
+    judged: IllegalPlayError | None = None
 
 
 def replay_alone(
@@ -83,8 +86,9 @@ REFUSED = Exclusion("", None, None, None, "", "illegal-play")
 
 
 def _surely_refused(parted: Parted) -> bool:
-    """Whether the refusal ``parted`` left with is its replay's error at that play."""
-    refused = parted.refused
+    """Whether the refusal ``parted`` left with, its own or its class's, is its replay's error
+    at that play (then, in some words, the walk's verdict)."""
+    refused = parted.refused or parted.judged
     if refused is None:
         return False
     return not (isinstance(refused, AmbiguousPlayError) and parted.marks_hits)

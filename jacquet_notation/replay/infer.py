@@ -70,11 +70,15 @@ class _Group:
 
 
 def _parted(
-    rules: Rules, index: int, group: _Group, refused: IllegalPlayError | None = None
+    rules: Rules,
+    index: int,
+    group: _Group,
+    refused: IllegalPlayError | None = None,
+    judged: IllegalPlayError | None = None,
 ) -> Parted:
     prime = group.prime_seen
-    at = group.position
-    return Parted(rules, index, at, (prime["white"], prime["black"]), group.marks_hits, refused)
+    at, marks = group.position, group.marks_hits
+    return Parted(rules, index, at, (prime["white"], prime["black"]), marks, refused, judged)
 
 
 def infer(
@@ -242,7 +246,8 @@ def _advance(
             if not isinstance(checked, Play):
                 # a class of one was checked under its own rules: its refusal is the replay's
                 refused = checked if direct == [checker] and not others else None
-                alone.extend(_parted(rules, index, group, refused) for rules in direct)
+                # the class's refusal is each direct member's verdict, if not in its words
+                alone.extend(_parted(rules, index, group, refused, checked) for rules in direct)
                 movers: list[Rules] = []
             elif not others:
                 _join(after, group, written, checked, direct)
@@ -269,7 +274,9 @@ def _advance(
                 own: Play | IllegalPlayError | None = None
                 if shared is not None or rules.every_die_used or agreement.binds(rules):
                     own = _check(position, dice, moves, rules)
-                if not isinstance(own, Play):
+                if own is None and not isinstance(checked, Play):  # the class's verdict
+                    alone.append(_parted(rules, index, group, None, checked))
+                elif not isinstance(own, Play):
                     alone.append(_parted(rules, index, group, own))  # the replay says why
                 else:
                     _join(after, group, written, own, [rules])
