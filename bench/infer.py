@@ -3,6 +3,9 @@ same games, in one process, as a ratio (docs/infer.md, "Speed": at most 3).
 
     python3 bench/infer.py [--games 400] [--repeat 3]
 
+The target is the command's default (an exclusion's reason the rule broken); ``--slips``
+(the transcription slip each excluded ruleset's play suggests, looked for) is shown beside.
+
 The games are seeded self-play under several rulesets (jacquet, spanish, bouchon, murray,
 versailles, backgammon, in equal shares). Infer reads them without their ``[Rules]`` tag, as a
 historian transcribes them from a book; validate reads the same games with it, each replayed
@@ -65,11 +68,12 @@ def time_validate(path: Path) -> tuple[float, int]:
     return time.process_time() - start, games
 
 
-def time_infer(path: Path) -> tuple[float, int]:
-    """CPU seconds of infer's path, and the games it read (each must fit its own ruleset)."""
+def time_infer(path: Path, slips: bool = False) -> tuple[float, int]:
+    """CPU seconds of infer's path, and the games it read (each must fit its own ruleset);
+    ``slips``: as ``jacquet infer --slips`` (each exclusion's slip looked for)."""
     start = time.process_time()
     games = 0
-    for item in infer_paths([str(path)]):
+    for item in infer_paths([str(path)], slips=slips):
         assert isinstance(item, Inference) and item.consistent, item
         games += 1
     return time.process_time() - start, games
@@ -84,6 +88,7 @@ def main() -> None:
     tagged, untagged = games_files(args.games)
     validates: list[float] = []
     infers: list[float] = []
+    slipped: list[float] = []
     games = 0
     for _ in range(args.repeat):
         seconds, games = time_validate(tagged)
@@ -91,7 +96,8 @@ def main() -> None:
         seconds, inferred = time_infer(untagged)
         assert inferred == games, (inferred, games)
         infers.append(seconds)
-    validate, infer = min(validates), min(infers)
+        slipped.append(time_infer(untagged, slips=True)[0])
+    validate, infer, slips = min(validates), min(infers), min(slipped)
     print(f"{games} games ({', '.join(RULESETS)}); best of {args.repeat}")
     print(f"load average before the run: {load[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'':42} {'CPU s':>7} {'games/s':>8} {'x validate':>10}")
@@ -99,6 +105,8 @@ def main() -> None:
     print(f"{peer} {validate:7.2f} {games / validate:8.0f} {1.0:10.2f}")
     ours = f"{'jacquet infer (no tag, every named ruleset)':42}"
     print(f"{ours} {infer:7.2f} {games / infer:8.0f} {infer / validate:10.2f}")
+    more = f"{'jacquet infer --slips (each slip looked for)':42}"
+    print(f"{more} {slips:7.2f} {games / slips:8.0f} {slips / validate:10.2f}")
     print(f"target: infer <= {TARGET:.2f} x validate")
 
 

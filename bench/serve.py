@@ -20,6 +20,7 @@ limit).
 
     python3 bench/serve.py                    # 100,000 games, 4 clients, 30 s per page kind
     python3 bench/serve.py --games 20000 --seconds 10
+    python3 bench/serve.py --games 1000000 --matches 20   # issue 28: a million games and more
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ from jacquet_notation.notation import write_game  # noqa: E402
 from jacquet_notation.rules import Rules  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "serve"
+#: the real match files, repeated under new ids by ``--matches K`` (a million-game archive)
+MATCHES = ROOT.parent / "shared" / "data" / "backgammon-mat"
 #: the games list's sorts the benchmark asks for (both directions)
 SORTS = [
     f"{sign}{column}"
@@ -152,18 +155,38 @@ def write_part(args: tuple[Path, int]) -> Path:
     return path
 
 
-def build(games: int, jobs: int) -> Path:
-    """The cached archive of ``games`` generated games (generated and imported once)."""
+def match_copies(copies: int, data: Path = MATCHES) -> list[str]:
+    """The real match files, ``copies`` times over, each copy under a folder of its own.
+
+    A copy is a symbolic link (no second copy of the bytes on disk) under another path, so
+    the archive gives its games new ids, as a collection that holds one match twice would.
+    """
+    files = sorted(data.rglob("*.txt")) if copies else []  # the match files are .txt
+    linked = []
+    for copy in range(copies):
+        folder = OUT / "matches" / f"copy-{copy:03d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for number, source in enumerate(files):
+            link = folder / f"{number:04d}.txt"
+            if not link.exists():
+                link.symlink_to(source.resolve())
+            linked.append(str(link))
+    return linked
+
+
+def build(games: int, jobs: int, copies: int = 0) -> Path:
+    """The cached archive of ``games`` generated games and ``copies`` of the real matches."""
     from jacquet_notation.archive import import_paths
 
     # parts are shared between sizes: the first 20 of a 100,000-game run make the 20,000 one
     folder = OUT / "records"
     folder.mkdir(parents=True, exist_ok=True)
-    db = OUT / f"archive-{games}.db"
+    db = OUT / (f"archive-{games}.db" if not copies else f"archive-{games}-matches-{copies}.db")
     parts = [(folder, part) for part in range((games + GAMES_PER_FILE - 1) // GAMES_PER_FILE)]
     started = time.perf_counter()
     with multiprocessing.Pool(jobs) as pool:
         files = [str(path) for path in pool.imap(write_part, parts)]
+    files += match_copies(copies)
     generated = time.perf_counter()
     print(f"records: {len(files)} files in {generated - started:.0f} s", file=sys.stderr)
     done = [0]
@@ -390,6 +413,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--build-only", action="store_true")
     parser.add_argument(
+        "--matches",
+        type=int,
+        default=0,
+        help="also import the real match files (../shared/data/backgammon-mat) this many "
+        "times, each copy under new ids (the million-game run: --games 1000000 --matches 20)",
+    )
+    parser.add_argument(
         "--workers", type=int, help="server processes (default: what jacquet serve chooses)"
     )
     parser.add_argument(
@@ -405,7 +435,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    db = build(args.games, args.jobs)
+    db = build(args.games, args.jobs, args.matches)
     if args.build_only:
         return
     connection = sqlite3.connect(f"file:{db}?immutable=1", uri=True)

@@ -153,3 +153,12 @@ class NotationError(JacquetError):
     """A record that cannot be read: syntax, encoding, a bad tag."""
 
     kind = "syntax"
+
+
+def no_game_records(file: str | None) -> NotationError:
+    """A file with no game in it (empty, or only blank lines and comments), placed at 1:1.
+
+    Every command that reads records says this one sentence, at the file's first place, so
+    that an empty file's line reads like any other error's (``file:1:1: ...``).
+    """
+    return NotationError("no game records in this file", file=file, line=1, column=1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .errors import JacquetError, NotationError
+from .errors import JacquetError, no_game_records
 from .garbage import fewer_collections
 from .notation import parse_chunk
 from .replay import Inference, infer
@@ -18,10 +18,16 @@ from .validation import GameReport, file_report, unreadable_report
 
 
 def infer_paths(
-    paths: Sequence[str], *, encoding: str = "utf-8"
+    paths: Sequence[str], *, encoding: str = "utf-8", slips: bool = False
 ) -> Iterator[Inference | GameReport]:
     """Every game's :class:`Inference`, in order; a :class:`GameReport` (``index`` 0) for a path
-    or a file that could not be read."""
+    or a file that could not be read.
+
+    ``slips``: an exclusion's reason also names the transcription slip that would make the
+    play legal under that ruleset. Off by default: a ruleset excluded is most often simply
+    not the one played, which no slip explains, and the search for one was a sixth of the
+    command's time.
+    """
     for entry in record_files(paths):
         if isinstance(entry, UnreadablePath):
             yield unreadable_report(entry)
@@ -31,9 +37,9 @@ def infer_paths(
             with fewer_collections():
                 for chunk in game_chunks(entry, encoding):
                     count += 1
-                    yield infer(parse_chunk(chunk))
+                    yield infer(parse_chunk(chunk), words=slips)
             if count == 0:
                 name = source_name(entry)
-                yield file_report(name, NotationError("no game records in this file", file=name))
+                yield file_report(name, no_game_records(name))
         except (JacquetError, OSError) as error:
             yield file_report(entry, error)

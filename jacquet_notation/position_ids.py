@@ -329,18 +329,45 @@ def from_xgid(text: str) -> tuple[Position, MatchState]:
     return Position.from_counts(white, black, turn, "opposite"), state
 
 
-def exchange_ids(position: Position) -> dict[str, str]:
+def exchange_ids(position: Position, state: MatchState | None = None) -> dict[str, str]:
     """``gnubg-id`` and ``xgid`` of a backgammon position, as the XML's ``<resolved>`` carries
-    them (the board only, as :func:`ids_line`); nothing for a Jacquet position."""
+    them, with ``state`` (the match, where the record says it) ``gnubg-match-id`` too and the
+    XGID's cube and score (as :func:`ids_line`); nothing for a Jacquet position."""
     if position.direction != "opposite":
         return {}
-    return {"gnubg-id": gnubg_id(position), "xgid": xgid(position)}
+    ids = {"gnubg-id": gnubg_id(position), "xgid": xgid(position, state)}
+    if state is not None:
+        ids["gnubg-match-id"] = match_id(state)
+    return ids
 
 
-def ids_line(position: Position) -> str:
-    """Both IDs of a position on one line, as ``replay --ids`` prints them after each play
-    (the board only: the XGID's cube and score are left at their defaults); a Jacquet position
-    says it has none."""
+def ids_line(position: Position, state: MatchState | None = None) -> str:
+    """Both IDs of a position on one line, as ``replay --ids`` prints them after each play:
+    with ``state`` (the match, where the record says it) the gnubg ID in gnubg's own
+    ``POSITIONID:MATCHID`` form and the XGID's cube and score; else the board only (the XGID's
+    cube and score at their defaults). A Jacquet position says it has none."""
     if position.direction != "opposite":
         return "IDs: none (a Jacquet position has only its key)"
-    return f"gnubg ID: {gnubg_id(position)}   {xgid(position)}"
+    gnubg = gnubg_id(position) + (":" + match_id(state) if state is not None else "")
+    return f"gnubg ID: {gnubg}   {xgid(position, state)}"
+
+
+def state_words(state: MatchState) -> str:
+    """What a Match ID says, in words: ``jacquet position`` prints it beside the IDs."""
+    match = f"{state.length}-point match" if state.length else "money game"
+    score = f"score {state.score[0]}-{state.score[1]} (White-Black)"
+    owner = f"owned by {state.owner.capitalize()}" if state.owner else "centred"
+    parts = [match, score, f"cube {state.cube} {owner}"]
+    if state.crawford:
+        parts.append("Crawford game")
+    if state.jacoby:
+        parts.append("Jacoby")
+    on_roll = state.mover.capitalize()
+    if state.doubled:
+        waiting = "Black" if state.mover == "white" else "White"
+        parts.append(f"{on_roll} has doubled, {waiting} to take or pass")
+    elif state.dice:
+        parts.append(f"{on_roll} on roll with {state.dice[0]}-{state.dice[1]}")
+    else:
+        parts.append(f"{on_roll} to roll")
+    return ", ".join(parts)

@@ -103,12 +103,17 @@ def _moves(record: GameRecord, play: WrittenPlay, steps: tuple[Step, ...] | None
 
 
 def _node(
-    record: GameRecord, play: WrittenPlay, steps: tuple[Step, ...] | None, rolls: Rolls
+    record: GameRecord,
+    play: WrittenPlay,
+    steps: tuple[Step, ...] | None,
+    rolls: Rolls,
+    unplayed: bool = False,
 ) -> str:
-    """One ply's node: a roll with its pairs of letters (none for a roll written bare, which
-    gnubg's import of a match file keeps so too), a cube action, or a roll whose play is not
-    given as gnubg's dice set (``PL[W]DI[63]``). A play written without dice takes the roll the
-    replay inferred (``rolls``), where it found one only."""
+    """One ply's node: a roll with its pairs of letters (none for a pass), a cube action, or a
+    roll whose play is not given as gnubg's dice set (``PL[W]DI[63]``): an ``unknown`` play,
+    and the roll the replay kept ``unplayed`` at the game's end (``63: ????``), which gnubg's
+    import of a match file and its ``save match`` keep as dice set. A play written without dice
+    takes the roll the replay inferred (``rolls``), where it found one only."""
     colour = "B" if play.side == "black" else "W"
     if play.variations:
         raise _fail(record, "gnubg's SGF has no variations here: remove them first", play)
@@ -123,7 +128,7 @@ def _node(
         raise _fail(record, message, play)
     else:
         high, low = play.dice or rolls[0]
-        if play.action == "unknown":
+        if play.action == "unknown" or unplayed:
             node = f";PL[{colour}]DI[{high}{low}]"
         else:
             node = f";{colour}[{high}{low}{_moves(record, play, steps)}]"
@@ -221,10 +226,15 @@ def write_sgf_match(records: list[GameRecord]) -> str:
             nodes.append(_setup(game.set_position))
         steps: list[tuple[Step, ...] | None] = [None] * len(record.plays)
         rolls: list[Rolls] = [()] * len(record.plays)
+        unplayed = [False] * len(record.plays)
         if len(game.plies) == len(record.plays):
             steps = [ply.play.steps if ply.play is not None else None for ply in game.plies]
             rolls = [ply.rolls for ply in game.plies]
-        nodes += [_node(record, play, steps[i], rolls[i]) for i, play in enumerate(record.plays)]
+            unplayed = [ply.unplayed for ply in game.plies]
+        nodes += [
+            _node(record, play, steps[i], rolls[i], unplayed[i])
+            for i, play in enumerate(record.plays)
+        ]
         trees.append("\n".join(nodes) + ")\n")
         previous = score
         if ended.winner is not None and ended.points:

@@ -12,7 +12,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .errors import JacquetError, NotationError
+from .errors import JacquetError, no_game_records
 from .garbage import fewer_collections
 from .match import (
     GameSummary,
@@ -207,7 +207,7 @@ def _chunks(file: str, encoding: str) -> Iterator[GameChunk | GameReport]:
             yield chunk
         if count == 0:
             name = source_name(file)
-            yield file_report(name, NotationError("no game records in this file", file=name))
+            yield file_report(name, no_game_records(name))
     except (JacquetError, OSError) as error:
         yield file_report(file, error)
 

@@ -13,29 +13,26 @@ from lxml import etree
 
 from .. import __version__
 from ..engine import Play
-from ..errors import JacquetError, NotationError
+from ..errors import NotationError
 from ..match import check_game, outcome
+from ..match.states import states_after, with_previous_scores
 from ..notation import write_game
-from ..position import Position
-from ..position_ids import exchange_ids
+from ..position_ids import MatchState, exchange_ids
 from ..record import NO_SPAN, GameRecord, Span, WrittenPlay, point_name
 from ..replay import ReplayedGame, ReplayedPly, replay
-from ..reporting import headline, slip_of, suggestions
 from ..rules import Rules
 from .analysis import plays_attributes, write_analysis
+from .errors import write_error
 from .format import (
     COMMENT,
     COMMENT_BEFORE,
-    ERROR,
     ERRORS,
     FORMAT_VERSION,
     GAME,
     GAMES,
     GLYPH,
-    LEGAL_PLAY,
     MAX_DEPTH,
     MAX_VARIATION_DEPTH,
-    MESSAGE,
     MOVE,
     NSMAP,
     OPTION,
@@ -45,7 +42,6 @@ from .format import (
     RESOLVED,
     RESULT,
     RULES,
-    SLIP,
     SOURCE_TEXT,
     STEP,
     TAG,
@@ -152,7 +148,7 @@ def replayed_element(game: ReplayedGame, *, source_text: bool = True) -> etree._
     """The ``<game>`` element of a game already replayed (see :func:`game_element`)."""
     buffer = io.BytesIO()
     with etree.xmlfile(buffer, encoding="UTF-8") as xf:
-        _write_game(xf, game, source_text, 0)
+        _write_game(xf, game, source_text, 0, None)
     return etree.fromstring(buffer.getvalue(), safe_parser())
 
 
@@ -160,7 +156,9 @@ def replayed_element(game: ReplayedGame, *, source_text: bool = True) -> etree._
 _INDENT = ["\n" + "  " * depth for depth in range(MAX_DEPTH + 2)]
 
 
-def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> Status:
+def _write_game(
+    xf: Any, game: ReplayedGame, source_text: bool, depth: int, previous: tuple[int, int] | None
+) -> Status:
     """Write one ``<game>`` through the incremental writer ``xf``; returns its status.
 
     Elements are written as they are reached, never built as a tree: this is the exporter's
@@ -221,7 +219,8 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
         start = game.set_position
         with element(PLAYS, plays_attributes(start, record.analyser)):
             if record.plays:
-                _write_line(xf, record.plays, game.plies, attached, depth + 2)
+                states = states_after(game, previous)
+                _write_line(xf, record.plays, game.plies, attached, depth + 2, states)
                 write(inner)
 
         if record.result is not None:
@@ -249,7 +248,7 @@ def _write_game(xf: Any, game: ReplayedGame, source_text: bool, depth: int) -> S
             write(inner)
             with element(ERRORS):
                 for error in loose:
-                    _write_error(xf, error, depth + 2)
+                    write_error(xf, error, _INDENT[depth + 2], _INDENT[depth + 3])
                 write(inner)
         if record.text and (source_text or status == "unreadable"):
             write(inner)
@@ -318,13 +317,13 @@ def _write_moves(xf: Any, written: WrittenPlay, sharer: str, inner: str) -> None
             pass
 
 
-def _write_resolved(xf: Any, play: Play, after: Position, sharer: str, depth: int) -> None:
+def _write_resolved(xf: Any, play: Play, ids: dict[str, str], sharer: str, depth: int) -> None:
     """The play as the engine resolved it: its steps (the opponent's share marked ``by``) and
-    the key of the position after it (and its gnubg ID and XGID in backgammon)."""
+    ``ids``: the key of the position after it (and in backgammon its exchange IDs)."""
     write, element, points = xf.write, xf.element, _POINT_NAMES
     inner, inner2 = _INDENT[depth + 1], _INDENT[depth + 2]
     write(inner)
-    with element(RESOLVED, {"position-after": after.key(), **exchange_ids(after)}):
+    with element(RESOLVED, ids):
         played = play.steps
         shared = play.opponent_steps
         for number, step in enumerate(played + shared if shared else played):
@@ -351,6 +350,7 @@ def _write_line(
     plies: Sequence[ReplayedPly],
     attached: set[int],
     depth: int,
+    states: Sequence[MatchState] | None = None,
 ) -> None:
     """Write a line of plays (the main line or a variation); the exporter's inner loop."""
     write, element = xf.write, xf.element
@@ -372,10 +372,12 @@ def _write_line(
             if ply is not None:
                 play, after = ply.play, ply.after
                 if play is not None and after is not None:
-                    _write_resolved(xf, play, after, sharer, depth)
+                    state = states[index + 1] if states else None  # the match, where known
+                    ids = {"position-after": after.key(), **exchange_ids(after, state)}
+                    _write_resolved(xf, play, ids, sharer, depth)
                 if ply.error is not None:
                     attached.add(id(ply.error))
-                    _write_error(xf, ply.error, depth + 1)
+                    write_error(xf, ply.error, _INDENT[depth + 1], _INDENT[depth + 2])
             if written.analysis is not None:
                 write_analysis(xf, written.analysis, inner)
             for nag in written.nags:
@@ -394,27 +396,6 @@ def _write_line(
                     _write_line(xf, variation, branch, attached, depth + 2)
                     write(inner)
             write(here)
-
-
-def _write_error(xf: Any, error: JacquetError, depth: int) -> None:
-    attributes = {"kind": error.kind}
-    if error.line is not None:
-        attributes["line"] = str(error.line)
-        if error.column is not None:
-            attributes["column"] = str(error.column)
-    inner = _INDENT[depth + 1]
-    xf.write(_INDENT[depth])
-    with xf.element(ERROR, attributes):
-        xf.write(inner)
-        write_text(xf, MESSAGE, headline(error))
-        for suggestion in suggestions(error):
-            xf.write(inner)
-            write_text(xf, LEGAL_PLAY, suggestion)
-        slip = slip_of(error)
-        if slip:
-            xf.write(inner)
-            write_text(xf, SLIP, slip)
-        xf.write(_INDENT[depth])
 
 
 def write_xml(
@@ -438,8 +419,8 @@ def write_xml(
         attributes = {"version": FORMAT_VERSION, "generator": f"jacquet-notation {__version__}"}
         with xf.element(GAMES, attributes, nsmap=NSMAP):
             write_players(xf, players, _INDENT[1:4])
-            for record in records:
+            for record, previous in with_previous_scores(records):
                 xf.write(_INDENT[1])
-                counts.add(_write_game(xf, _replayed(record, rules), source_text, 1))
+                counts.add(_write_game(xf, _replayed(record, rules), source_text, 1, previous))
             xf.write(_INDENT[0])
     return counts

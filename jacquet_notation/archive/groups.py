@@ -26,6 +26,8 @@ MIN_SHARED = 10
 #: the most candidates through one position compared with a game (the rest are left out: a
 #: position many games reach is no evidence of one game)
 MOST_CANDIDATES = 50
+#: the most game lines one refresh keeps read (each a few kilobytes)
+KEPT_LINES = 2_000
 
 #: one replayed ply as compared: its dice, the position before and after it
 _Ply = tuple[str | None, str, str]
@@ -42,12 +44,16 @@ def refresh_groups(conn: Connection, import_id: int | None = None) -> None:
             "(SELECT game_id FROM occurrences WHERE import_id = ?) ORDER BY g.rowid",
             (import_id,),
         )
+    lines: dict[str, list[_Ply]] = {}  # the lines read so far: a game is a candidate often
     for game_id, fingerprint in list(rows):
-        _place(conn, game_id, fingerprint)
+        _place(conn, game_id, fingerprint, lines)
 
 
-def _place(conn: Connection, game_id: str, fingerprint: str | None) -> None:
-    """Join ``game_id`` to every group it belongs with."""
+def _place(
+    conn: Connection, game_id: str, fingerprint: str | None, lines: dict[str, list[_Ply]]
+) -> None:
+    """Join ``game_id`` to every group it belongs with (``lines``: :func:`_line`'s answers
+    kept, a game's turns being the same all through one refresh)."""
     if fingerprint:
         same = conn.execute(
             "SELECT id FROM games WHERE fingerprint = ? AND id != ? ORDER BY rowid LIMIT 1",
@@ -55,16 +61,19 @@ def _place(conn: Connection, game_id: str, fingerprint: str | None) -> None:
         ).fetchone()
         if same is not None:
             _join(conn, same[0], game_id)
-    line = _line(conn, game_id)
+    line = _line(conn, game_id, lines)
     if len(line) >= MIN_SHARED:
         for other in _holding(conn, game_id, line):
             _join(conn, other, game_id)
-    for other in _held(conn, game_id, line):
+    for other in _held(conn, game_id, line, lines):
         _join(conn, other, game_id)
 
 
-def _line(conn: Connection, game_id: str) -> list[_Ply]:
-    """A game's main line as replayed: its plies up to the first one not replayed."""
+def _line(conn: Connection, game_id: str, lines: dict[str, list[_Ply]] | None = None) -> list[_Ply]:
+    """A game's main line as replayed: its plies up to the first one not replayed (kept in
+    ``lines``, which holds at most :data:`KEPT_LINES`)."""
+    if lines is not None and game_id in lines:
+        return lines[game_id]
     line: list[_Ply] = []
     for dice, before, after in conn.execute(
         GAME_LINE.format(plies=""),
@@ -73,6 +82,10 @@ def _line(conn: Connection, game_id: str) -> list[_Ply]:
         if before is None or after is None:
             break
         line.append((dice, before, after))
+    if lines is not None:
+        if len(lines) >= KEPT_LINES:
+            lines.clear()  # a bound on the memory of a rebuild's refresh, not a cache policy
+        lines[game_id] = line
     return line
 
 
@@ -105,7 +118,9 @@ def _holding(conn: Connection, game_id: str, line: list[_Ply]) -> list[str]:
     return found
 
 
-def _held(conn: Connection, game_id: str, line: list[_Ply]) -> list[str]:
+def _held(
+    conn: Connection, game_id: str, line: list[_Ply], lines: dict[str, list[_Ply]]
+) -> list[str]:
     """The other games (of ``MIN_SHARED`` plies or more) whose whole replayed line is a stretch
     of ``line``: looked up by their last position among ``line``'s."""
     found = []
@@ -118,7 +133,7 @@ def _held(conn: Connection, game_id: str, line: list[_Ply]) -> list[str]:
             (line[end - 1][2], group, game_id, MOST_CANDIDATES),
         )
         for (other,) in list(rows):
-            theirs = _line(conn, other)
+            theirs = _line(conn, other, lines)
             if MIN_SHARED <= len(theirs) <= end and line[end - len(theirs) : end] == theirs:
                 found.append(other)
     return found

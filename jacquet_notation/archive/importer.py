@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 import sqlite_utils
 
-from ..errors import JacquetError
+from ..errors import JacquetError, no_game_records
 from ..garbage import fewer_collections
 from ..match import GameSummary, match_summary
 from ..notation import GameChunk, parse_chunk, record_chunks
@@ -203,7 +203,7 @@ class _Importer:
             if chunks and not writer.refused:
                 send()
             if games == 0 and problem is None:
-                problem = f"{name}: no game records in this file"
+                problem = str(no_game_records(name))
             finished = writer.finish(games, counts, problem)
             committed = True
         finally:

@@ -22,7 +22,7 @@ from ..match import GameSummary, check_game, match_errors, outcome
 from ..notation import GameChunk, parse_chunk, parse_game, split_games, write_game
 from ..position import Position
 from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
-from ..replay import ReplayedGame, infer, replay
+from ..replay import ReplayedGame, consistent_rulesets, replay
 from ..reporting import describe_error, headline, suggestions
 from ..rules import Rules
 from ..stored_text import pack
@@ -154,8 +154,8 @@ def derive(
     and turn it into rows."""
     game = replay(record, rules)
     # the rulesets it fits, before the match's checks join the replay's errors: the replay is
-    # its own ruleset's verdict, not walked again; only which fit is kept, so no slips
-    fits = None if record.errors else infer(record, words=False, replayed=game).consistent
+    # its own ruleset's verdict, not walked again; only which fit is kept, so no words
+    fits = None if record.errors else consistent_rulesets(record, replayed=game)
     game.errors.extend(check_game(game))
     game.errors.extend(across)
     derived = derive_replayed(record, game, import_id)

@@ -22,6 +22,7 @@ from ..position import Position
 from .analysis import game_analysis
 from .compare import also_in
 from .drawing import BOARD_WIDTH, diagram, dice_text
+from .match_ids import add_match_ids
 from .matches import game_ending, game_in_match
 from .names import spell_players
 from .pictures import race_chart
@@ -77,6 +78,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         sheet.setdefault(ply["turn"] or 0, {}).setdefault(ply["side"], []).append(ply)
     tags = _tags(game)
     errors = _errors(game, damage)
+    in_match = await game_in_match(datasette, db, name, game_id)
     context = {
         "metadata": footer_metadata(datasette, name),
         "database": name,
@@ -90,7 +92,9 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "board_svg": Markup(
             diagram(state["key"], BOARD_WIDTH, state["before"], state["cube"], state["owner"]) or ""
         ),
-        "in_match": await game_in_match(datasette, db, name, game_id),
+        "in_match": in_match,
+        "match_ids": add_match_ids(states, game, turns, in_match),
+        "copy_script_url": static_url(datasette, "copy.js"),
         "ending_text": game_ending(game, cubes[-1][0] if cubes else 1),
         "event_url": optional_url(event_url, datasette, name, game.get("event_id")),
         "source_url": optional_url(source_url, datasette, name, game.get("source_id")),

@@ -20,6 +20,7 @@ from ..board_terms import Side, side_name
 from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import SIDES, Position
 from ..position_ids import gnubg_id, xgid
+from ..rules import RULESET_NAMES
 from .drawing import BOARD_WIDTH, diagram, dice_text, rings_a_courier
 from .names import game_label, spell_players
 from .plies import ply_caption, sound_turn
@@ -32,6 +33,7 @@ from .shared import (
     page_number,
     query_rows,
 )
+from .tree_filter import PARAMETERS, TreeFilter, read_filter
 from .urls import game_url, optional_url, player_url, position_url, static_url
 
 
@@ -64,6 +66,7 @@ async def position_view(datasette: Any, request: Any) -> Response:
     if svg is None:
         raise NotFound(f"{key} is not a position key")
     position = Position.from_key(key)
+    narrowed = read_filter(request.args)
     stored = await query_rows(db, "select * from positions where key = ?", [key])
     # the first play that reached it, for a title a reader knows it by (indexed: one row)
     reached = [
@@ -78,12 +81,13 @@ async def position_view(datasette: Any, request: Any) -> Response:
     ]
     try:
         plays: list[dict[str, Any]] | None = [
-            dict(play) for play in await plays_from(db, key, datasette.setting("sql_time_limit_ms"))
+            dict(play)
+            for play in await plays_from(db, key, datasette.setting("sql_time_limit_ms"), narrowed)
         ]
     except QueryInterrupted:
         plays = None  # too many games through here to sum up within the time limit
     for play in plays or []:
-        play["url"] = position_url(datasette, name, play["key_after"])
+        play["url"] = position_url(datasette, name, play["key_after"]) + narrowed.query_string()
         play["dice_text"] = dice_text(play["dice"]) if isinstance(play["dice"], str) else ""
         play["net"] = (play["points_won"] or 0) - (play["points_lost"] or 0)
     page = page_number(request)
@@ -113,6 +117,11 @@ async def position_view(datasette: Any, request: Any) -> Response:
         "stored": stored[0] if stored else None,
         "board_svg": Markup(svg),
         "plays": plays,
+        "tree_filter": narrowed.params(),
+        "tree_filtered": narrowed.active,
+        "tree_parameters": PARAMETERS,
+        "ruleset_names": RULESET_NAMES,
+        "here_url": position_url(datasette, name, key),
         "time_limit_ms": datasette.setting("sql_time_limit_ms"),
         "games": games,
         "page": page,
@@ -147,12 +156,14 @@ _PLAYS_SQL = (
     "as losses, sum(case when g.winner = t.side then g.points else 0 end) as points_won, "
     "sum(case when g.winner != t.side then g.points else 0 end) as points_lost "
     "from turns t join games g on g.id = t.game_id "
-    "where t.key_before = ? and t.key_after is not null "
+    "where t.key_before = ? and t.key_after is not null{filter} "
     "group by t.dice, t.key_after order by games desc, t.dice, steps limit 500"
 )
 
 
-async def plays_from(db: Any, key: str, time_limit_ms: int) -> list[dict[str, Any]]:
+async def plays_from(
+    db: Any, key: str, time_limit_ms: int, narrowed: TreeFilter | None = None
+) -> list[dict[str, Any]]:
     """The plays made from ``key``, grouped by the roll and the position reached (two spellings
     of one play reach one position), with the games, wins and points of the side that made them.
 
@@ -162,23 +173,25 @@ async def plays_from(db: Any, key: str, time_limit_ms: int) -> list[dict[str, An
     the limit, and an answer never kept would cost the full limit on every visit.
     """
     limit = time_limit_ms * KEPT_QUERY_FACTOR
+    conditions, arguments = (narrowed or TreeFilter()).sql()
+    statement = _PLAYS_SQL.format(filter=conditions)
 
     def run(connection: sqlite3.Connection) -> list[dict[str, Any]]:
         with sqlite_timelimit(connection, limit):
             try:
-                cursor = connection.execute(_PLAYS_SQL, [key])
+                cursor = connection.execute(statement, [key, *arguments])
                 names = [column[0] for column in cursor.description]
                 return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
             except sqlite3.OperationalError as error:
                 if "interrupted" in str(error):
-                    raise QueryInterrupted(error, _PLAYS_SQL, [key]) from None
+                    raise QueryInterrupted(error, statement, [key]) from None
                 raise
 
     async def answer() -> list[dict[str, Any]]:
         plays: list[dict[str, Any]] = await db.execute_fn(run)
         return plays
 
-    return await kept(db, ("plays from", key), answer)
+    return await kept(db, ("plays from", key, conditions, *arguments), answer)
 
 
 async def _games_reaching(db: Any, key: str, offset: int, limit: int) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from typing import IO
 
 import click
 
-from ..errors import JacquetError, NotationError
+from ..errors import JacquetError, NotationError, no_game_records
 from ..notation import read_games
 from ..numerals import ascii_int
 from ..record import GameRecord
@@ -86,7 +86,7 @@ def _records(paths: Sequence[str], encoding: str) -> Iterator[GameRecord]:
                 count += 1
                 yield record
         if count == 0 and entry != STDIN:
-            raise NotationError("no game records in this file", file=entry)
+            raise no_game_records(entry)
 
 
 @click.command()

@@ -14,14 +14,21 @@ from .common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, domain_errors, echo, json
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game.")
 @click.option("--encoding", default="utf-8", show_default=True, help="e.g. latin-1.")
-def infer(paths: tuple[str, ...], as_json: bool, encoding: str) -> None:
+@click.option(
+    "--slips",
+    is_flag=True,
+    help="Also name, after the rule an excluded ruleset breaks, the transcription slip that "
+    "would make the play legal under it (as validate --rules NAME does).",
+)
+def infer(paths: tuple[str, ...], as_json: bool, encoding: str, slips: bool) -> None:
     """Say, for every game of PATHS, each named ruleset under which all its plays are legal,
     and where each other ruleset is first broken (ply, line, column, rule).
 
-    The record's own [Rules] tag is shown as declared, never trusted. Rulesets that differ
-    only in scoring (jacquet, spanish) are told apart by the written result alone. Exit 0 when
-    every game was read and fits some ruleset, 1 when a game is unreadable or fits none, 2 for
-    a usage error or a path that cannot be read.
+    The record's own [Rules] tag is shown as declared, never trusted. An exclusion's reason
+    is the rule broken; --slips adds the slip that would explain it (that costs a search).
+    Rulesets that differ only in scoring (jacquet, spanish) are told apart by the written
+    result alone. Exit 0 when every game was read and fits some ruleset, 1 when a game is
+    unreadable or fits none, 2 for a usage error or a path that cannot be read.
 
     \b
     Example:
@@ -33,7 +40,7 @@ def infer(paths: tuple[str, ...], as_json: bool, encoding: str) -> None:
 
     games = fitting = unfit = unreadable = io_errors = 0
     with domain_errors():
-        for item in infer_paths(list(paths), encoding=encoding):
+        for item in infer_paths(list(paths), encoding=encoding, slips=slips):
             if not isinstance(item, Inference):  # a path or file that could not be read
                 unreadable += 1
                 io_errors += item.io_error

@@ -9,7 +9,7 @@ import click
 
 from ..board import render_text
 from ..position import SIDES
-from ..position_ids import gnubg_id, match_id, xgid
+from ..position_ids import gnubg_id, match_id, state_words, xgid
 from ..position_specs import Spec, read_spec
 from ..rules import Rules
 from .common import domain_errors
@@ -49,7 +49,9 @@ def position(spec: str, rules_name: str | None, turn: str | None, as_json: bool)
     SPEC is a position key, the JSON form plays --position takes, the readable form of a
     [Position] tag, a gnubg Position ID (optionally ":" and a Match ID) or an XGID. Prints the
     board, both pip counts, the key, the gnubg Position ID and the XGID (a Jacquet position has
-    neither: only its key). White is gnubg's X and XG's bottom (upper case) player.
+    neither: only its key), and the match state a Match ID or XGID carries (length, score, cube
+    and owner, Crawford, the side on roll, dice). White is gnubg's X and XG's bottom (upper
+    case) player.
 
     \b
     Example:
@@ -75,3 +77,5 @@ def position(spec: str, rules_name: str | None, turn: str | None, as_json: bool)
         return
     click.echo(f"gnubg ID: {ids['gnubg_id']}")
     click.echo(f"XGID:     {ids['xgid']}")
+    if read.state is not None:
+        click.echo(f"Match:    {state_words(read.state)}")

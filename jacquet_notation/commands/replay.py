@@ -10,6 +10,7 @@ import click
 from ..board import render_text
 from ..board_terms import side_name
 from ..match import ending_text, outcome
+from ..match.states import score_of, states_after
 from ..notation import read_games
 from ..position import Position
 from ..position_ids import ids_line
@@ -52,7 +53,12 @@ def _heading(ply: ReplayedPly) -> str:
     "--svg", "svg_out", type=click.Path(dir_okay=False), help="Write the last board shown as SVG."
 )
 @click.option("--encoding", default="utf-8", show_default=True)
-@click.option("--ids", is_flag=True, help="After each board, its gnubg Position ID and XGID.")
+@click.option(
+    "--ids",
+    is_flag=True,
+    help="After each board, its gnubg Position ID (with the Match ID where the record says "
+    "the match) and XGID.",
+)
 def replay(
     file: str,
     number: int,
@@ -76,9 +82,11 @@ def replay(
             raise CleanError(f"{file}: {reason}")
         stream = sys.stdin.buffer if file == "-" else Path(file)
         record = None
+        previous = None  # the score of the game before it: the Crawford game is the first
         for record in read_games(stream, file, encoding=encoding):
             if record.index == number:
                 break
+            previous = score_of(record.tags.get("Score", ""))
         else:
             raise CleanError(f"{file}: has no game {number}")
     if record.errors:
@@ -89,14 +97,16 @@ def replay(
         sys.exit(EXIT_INVALID)
     with domain_errors():
         game = replay_game(record, rules)
+    # the Match ID after each play, where the record says the match (docs/notation.md)
+    states = states_after(game, previous) if ids else None
     shown: Position = game.plies[0].before if game.plies else game.final
     if turn is None or turn == 0:
         start = "set by the [Position] tag, " if game.set_position is not None else ""
         echo(f"Start ({start}{game.rules.name})")
         click.echo(render_text(shown))
         if ids:
-            echo(ids_line(shown))
-    for ply in game.plies:
+            echo(ids_line(shown, states[0] if states else None))
+    for index, ply in enumerate(game.plies):
         if turn is not None and ply.written.turn != turn:
             continue
         echo("")
@@ -110,7 +120,7 @@ def replay(
         shown = ply.after
         click.echo(render_text(shown))
         if ids:
-            echo(ids_line(shown))
+            echo(ids_line(shown, states[index + 1] if states else None))
     if turn is None:
         echo("")
         written = game.record.result or "-"

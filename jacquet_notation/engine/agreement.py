@@ -67,6 +67,8 @@ def holds_six(position: Position, side: Side, hitting: bool) -> bool:
     24 as well: what every block convention needs before it can forbid a position."""
     packed = position.packed(side)
     held = (two_or_more(packed) if hitting else occupied(packed)) & POINTS
+    if held.bit_count() < 6:
+        return False  # the common case, found without looking for a run
     return bool(runs_of_six(held) or runs_of_six(rotate(held)))
 
 

@@ -242,6 +242,13 @@ class SgfGame(TreeReader):
                 play = replace(play, analysis=analysis)
             plays.append(play)
             side = ply_side
+        if plays and plays[-1].action == "unknown":
+            # gnubg's dice set as the game's last node (``PL[B]DI[61]``, what its ``save
+            # match`` writes of a roll left unplayed before a resignation) is the roll alone,
+            # as a match file's ``61: ????``: the replay keeps it unplayed
+            last = plays[-1]
+            bare = new_play(last.side, last.turn, last.dice, (), last.text + ":", last.span)
+            plays[-1] = replace(bare, comments=last.comments, analysis=last.analysis)
         if setup is not None:
             record.tags["Position"] = self.position(setup, plays[0].side if plays else "white")
         if settings or any(p.analysis for p in plays):

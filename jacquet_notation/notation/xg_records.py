@@ -101,10 +101,17 @@ def _date(days: float) -> str | None:
 
 
 def _error(file: str | None, number: int, reason: str) -> NotationError:
+    """A damaged record of the unpacked game file: placed at the file's line 1, column 1.
+
+    The record's bytes are inside the compressed stream and have no place of their own in
+    the file; the record and its byte in the unpacked ``temp.xg`` are said in words.
+    """
     return NotationError(
         f"not a readable eXtreme Gammon file: {reason} (record {number + 1} of {GAME_NAME},"
         f" at its byte {number * RECORD})",
         file=file,
+        line=1,
+        column=1,
     )
 
 

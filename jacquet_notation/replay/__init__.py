@@ -6,14 +6,14 @@ The one package that knows both the text (records) and the rules (engine), one c
 roll written alone), ``diagnosis`` (an illegal play's suggestions and slip), ``written`` (plays
 written as records: self-play's, the suggestions', ``fmt``'s inferred dice), ``walk`` (the
 line walk and the lead), ``infer`` (which named rulesets a game's plays fit, the walk shared
-among them) and ``verdicts`` (what it says of a game, as data and in words). Callers import
-the names below from the package.
+among them), ``alone`` (a ruleset that left that walk, replayed alone) and ``verdicts`` (what
+it says of a game, as data and in words). Callers import the names below from the package.
 """
 
 from ..errors import ReplayError
 from .diagnosis import closest_plays
 from .game import ReplayedGame, ReplayedPly
-from .infer import infer
+from .infer import consistent_rulesets, infer
 from .tags import parse_result, rules_for
 from .verdicts import NAMED_RULESETS, Exclusion, Inference, scoring_twins
 from .walk import replay, replay_from
@@ -27,6 +27,7 @@ __all__ = [
     "ReplayedGame",
     "ReplayedPly",
     "closest_plays",
+    "consistent_rulesets",
     "infer",
     "inferred_text",
     "parse_result",

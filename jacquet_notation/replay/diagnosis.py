@@ -73,6 +73,8 @@ def find_slip(
         pairs: list[tuple[int, int]],
         share: list[tuple[int, int]] = shared,
     ) -> bool:
+        if not share and not _may_realize(pos, pairs):
+            return False  # without asking the engine, which would search every play first
         try:
             validate_play(pos, roll, pairs, rules, share)
         except JacquetError:
@@ -110,6 +112,19 @@ def find_slip(
     if legal_with(flipped, dice, moves):
         return f"a play of {side_name(flipped.turn)}'s recorded under {side_name(position.turn)}"
     return None
+
+
+def _may_realize(position: Position, moves: Sequence[tuple[int, int]]) -> bool:
+    """Whether the mover has the men ``moves`` take, in some order: the men they leave on each
+    point, taken together, are never fewer than none (a man moved on by a later move counts
+    where it arrived). False: no order of the moves can be played, so no play is legal."""
+    counts = list(position.counts(position.turn))
+    for start, end in moves:
+        if not (0 <= end <= 25 and 0 <= start <= 25):
+            return True  # not a move between points: the engine says what is wrong
+        counts[start] -= 1
+        counts[end] += 1
+    return min(counts) >= 0
 
 
 def _share_by_mover(

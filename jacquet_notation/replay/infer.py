@@ -13,7 +13,6 @@ excluded early costs only its prefix, and those that agree to the end cost one c
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -24,26 +23,31 @@ from ..engine import (
     allows_final,
     holds_prime,
     holds_six,
-    judged_alike,
     score,
     unstructured,
     validate_play,
     winner,
 )
-from ..errors import AmbiguousPlayError, IllegalPlayError, JacquetError
+from ..errors import AmbiguousPlayError, IllegalPlayError
 from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
-from .game import Context, ReplayedGame, ReplayedPly
+from .alone import Parted, exclusion, game_verdict, replay_alone
+from .game import Context, ReplayedGame
 from .marks import unmarked_hits
 from .tags import RULES_TAG, check_result
 from .verdicts import NAMED_RULESETS, Exclusion, Inference, scoring_twins
-from .walk import replay, replay_from
 
 #: one check of a ply for a class of rulesets: the rules it is checked under, the members whose
-#: verdict it is, and those whose verdict it is only for a play that uses every die and (their
-#: structural rules) reaches a position they allow
-_Check = tuple[Rules, list[Rules], list[Rules]]
+#: verdict it is, those whose verdict it is only for a play that uses every die and (their
+#: structural rules) reaches a position they allow, and the members that move on together,
+#: with no look at any one of them, when the play uses every die and reaches no six points in
+#: a row (the direct ones, the share's and the block conventions': all but Murray's limits),
+#: and the class's :meth:`Agreement.key` where its check has no structural rule and no share
+#: (so that the replay's own play can answer it, :func:`_advance`), else None
+_Check = tuple[Rules, list[Rules], list[Rules], list[Rules], tuple[object, ...] | None]
+#: a group of the next ply: its position, the primes seen, whether the record marks its hits
+_Key = tuple[Position, bool, bool, bool]
 
 
 @dataclass(slots=True)
@@ -58,29 +62,23 @@ class _Group:
     #: the checks of a ply, by what can matter in it (:meth:`Agreement.situation`): the members
     #: stay together most of a game, and so do their classes
     plans: dict[tuple[bool, ...], list[_Check]] = field(default_factory=dict)
+    #: whether any member scores marcia (a prime held counts): else no prime is looked for
+    marcia: bool = field(init=False)
 
-
-@dataclass(frozen=True, slots=True)
-class _Parted:
-    """A ruleset that left the groups at play ``index`` (None: before any play is shared), in
-    the state the walk would have reached there, to be replayed alone from there."""
-
-    rules: Rules
-    index: int | None
-    position: Position | None = None
-    prime_seen: tuple[bool, bool] = (False, False)
-    marks_hits: bool = True
-    #: the engine's refusal of that play under these very rules, when the walk asked it: the
-    #: replay alone takes it rather than asking again
-    refused: IllegalPlayError | None = None
+    def __post_init__(self) -> None:
+        self.marcia = any(rules.scoring == "marcia" for rules in self.members)
 
 
 def _parted(
-    rules: Rules, index: int, group: _Group, refused: IllegalPlayError | None = None
-) -> _Parted:
+    rules: Rules,
+    index: int,
+    group: _Group,
+    refused: IllegalPlayError | None = None,
+    judged: IllegalPlayError | None = None,
+) -> Parted:
     prime = group.prime_seen
-    at = group.position
-    return _Parted(rules, index, at, (prime["white"], prime["black"]), group.marks_hits, refused)
+    at, marks = group.position, group.marks_hits
+    return Parted(rules, index, at, (prime["white"], prime["black"]), marks, refused, judged)
 
 
 def infer(
@@ -93,38 +91,15 @@ def infer(
     """The rulesets ``record`` is consistent with, and where it breaks each other one.
 
     ``words``: whether a refused play's reason names the slip that explains it (looking for
-    it is most of the cost of an excluded ruleset; the archive, which keeps only which
-    rulesets fit, does without). ``replayed``: the record's replay under one of ``rulesets``,
-    made already (the archive's, before the match checks are added to it): that ruleset's
-    verdict is read from it, and it is not walked again."""
+    it is most of the cost of an excluded ruleset). ``replayed``: the record's replay under one
+    of ``rulesets``, made already: that ruleset's verdict is read from it, and it is not walked
+    again."""
     file, declared = record.file or "<stdin>", record.tags.get(RULES_TAG)
     tags = record.tags
     label = f"{tags.get('White', '?')} v {tags.get('Black', '?')}, {tags.get('Date', '?')}"
     if record.errors:
         return Inference(file, record.index, declared, (), (), tuple(record.errors), label=label)
-    verdicts: dict[str, Exclusion | None] = {}
-    walked = rulesets
-    if replayed is not None and replayed.rules in rulesets:
-        verdicts[replayed.rules.name] = _game_verdict(replayed, 1)
-        walked = [rules for rules in rulesets if rules != replayed.rules]
-    alone: list[_Parted] = []
-    if POSITION_TAG in record.tags:
-        # a set position is read and checked under each ruleset: the walk's own business
-        alone.extend(_Parted(rules, None) for rules in walked)
-        groups: list[_Group] = []
-    else:
-        groups = _start_groups(record, walked)
-    limit = deadline()  # the desk's time budget (none elsewhere): checked between plies
-    for index, written in enumerate(record.plays):
-        if not groups:
-            break
-        if limit is not None:
-            check_time(limit)
-        groups = _advance(groups, index, written, alone)
-    for group in groups:
-        for rules in group.members:
-            verdicts[rules.name] = _result_verdict(record, rules, group)
-    _replay_alone(record, alone, rulesets, verdicts, words)
+    verdicts = _verdicts(record, rulesets, replayed, words, fits_only=False)
     names = [rules.name for rules in rulesets]
     consistent = tuple(name for name in names if verdicts[name] is None)
     excluded = tuple(verdict for name in names if (verdict := verdicts[name]) is not None)
@@ -134,6 +109,57 @@ def infer(
     return Inference(
         file, record.index, declared, consistent, excluded, scoring_only=twins, label=label
     )
+
+
+def consistent_rulesets(
+    record: GameRecord,
+    rulesets: Sequence[Rules] = NAMED_RULESETS,
+    *,
+    replayed: ReplayedGame | None = None,
+) -> tuple[str, ...]:
+    """``infer(record, rulesets, replayed=replayed).consistent``, and nothing more: what the
+    archive keeps. No exclusion is worded, and a ruleset whose own check refused a play is
+    excluded there without a replay (the replay's verdict on that play is that refusal);
+    ``()`` for a record that did not parse."""
+    if record.errors:
+        return ()
+    verdicts = _verdicts(record, rulesets, replayed, False, fits_only=True)
+    return tuple(rules.name for rules in rulesets if verdicts[rules.name] is None)
+
+
+def _verdicts(
+    record: GameRecord,
+    rulesets: Sequence[Rules],
+    replayed: ReplayedGame | None,
+    words: bool,
+    fits_only: bool,
+) -> dict[str, Exclusion | None]:
+    """Each ruleset's verdict by name: None where the game fits it (``fits_only``: an
+    exclusion is only known to be one, :func:`.alone.replay_alone`)."""
+    verdicts: dict[str, Exclusion | None] = {}
+    walked = rulesets
+    if replayed is not None and replayed.rules in rulesets:
+        verdicts[replayed.rules.name] = game_verdict(replayed, 1)
+        walked = [rules for rules in rulesets if rules != replayed.rules]
+    alone: list[Parted] = []
+    if POSITION_TAG in record.tags:
+        # a set position is read and checked under each ruleset: the walk's own business
+        alone.extend(Parted(rules, None) for rules in walked)
+        groups: list[_Group] = []
+    else:
+        groups = _start_groups(record, walked)
+    limit = deadline()  # the desk's time budget (none elsewhere): checked between plies
+    for index, written in enumerate(record.plays):
+        if not groups:
+            break
+        if limit is not None:
+            check_time(limit)
+        groups = _advance(groups, index, written, alone, _known(replayed, index, written))
+    for group in groups:
+        for rules in group.members:
+            verdicts[rules.name] = _result_verdict(record, rules, group)
+    replay_alone(record, alone, rulesets, verdicts, words, fits_only)
+    return verdicts
 
 
 def _start_groups(record: GameRecord, rulesets: Sequence[Rules]) -> list[_Group]:
@@ -150,14 +176,41 @@ def _start_groups(record: GameRecord, rulesets: Sequence[Rules]) -> list[_Group]
     return list(groups.values())
 
 
+#: the replay's own ply, as :func:`_known` hands it on: the position it was played from, its
+#: play, the replay's rules
+_Known = tuple[Position, Play, Rules]
+
+
+def _known(replayed: ReplayedGame | None, index: int, written: WrittenPlay) -> _Known | None:
+    """The replayed ply of play ``index``, where its play can stand for a class's check
+    (:func:`_advance`): its rules hit nothing and share nothing (so a play of theirs that uses
+    every die reaches the same position, by the same steps, under any rules whose options agree
+    on the roll but the structural ones, which only ever forbid a final position), and the
+    replay accepted it."""
+    if replayed is None or replayed.rules.hitting or replayed.rules.every_die_used:
+        return None
+    plies = replayed.plies
+    if index >= len(plies):
+        return None
+    ply = plies[index]
+    if ply.written is not written or ply.error is not None or ply.play is None:
+        return None
+    return ply.before, ply.play, replayed.rules
+
+
 def _advance(
-    groups: list[_Group], index: int, written: WrittenPlay, alone: list[_Parted]
+    groups: list[_Group],
+    index: int,
+    written: WrittenPlay,
+    alone: list[Parted],
+    known: _Known | None = None,
 ) -> list[_Group]:
     """The groups after one ply of the main line; a member the common path cannot settle
-    goes to ``alone``."""
+    goes to ``alone``. ``known``: the replay's own ply there (:func:`_known`), whose play is
+    taken for a class's check where the class judges the roll as its rules do."""
     if written.action is not None and index > 0:
         return groups  # a cube action, or a roll whose play is not given: no man moves
-    after: dict[tuple[Position, bool, bool, bool], _Group] = {}
+    after: dict[_Key, _Arrival] = {}
     for group in groups:
         position = group.position
         dice = written.dice
@@ -182,16 +235,38 @@ def _advance(
                 _join(after, group, written, play, group.members)
             continue
         agreement = Agreement(position, dice)
-        for checker, direct, others in _plan(group, agreement):
-            checked = _check(position, dice, moves, checker)
+        # the replay's play, for a class whose check it answers (:func:`_known`)
+        ready, told = _told(agreement, position, known)
+        for checker, direct, others, light, key in _plan(group, agreement):
+            if ready is not None and key is not None and key == told:
+                checked: Play | IllegalPlayError = ready  # the replay's: the same check
+            else:
+                checked = _check(position, dice, moves, checker)
             shared = checked if isinstance(checked, Play) else None
-            movers = direct if shared is not None else []
             if not isinstance(checked, Play):
                 # a class of one was checked under its own rules: its refusal is the replay's
                 refused = checked if direct == [checker] and not others else None
-                alone.extend(_parted(rules, index, group, refused) for rules in direct)
-            six: dict[bool, bool] = {}
+                # the class's refusal is each direct member's verdict, if not in its words
+                alone.extend(_parted(rules, index, group, refused, checked) for rules in direct)
+                movers: list[Rules] = []
+            elif not others:
+                _join(after, group, written, checked, direct)
+                continue
+            else:
+                movers = direct
+                six: dict[bool, bool] = {}
+                if len(checked.steps) == agreement.steps(checker):
+                    # every die used: only six points in a row could part the class
+                    hitting = checker.hitting
+                    six[hitting] = holds_six(checked.position, position.turn, hitting)
+                    if not six[hitting]:
+                        movers = light
+                        if len(light) == len(direct) + len(others):
+                            _join(after, group, written, checked, light)
+                            continue
             for rules in others:
+                if movers is light and not _limited(rules):
+                    continue  # moved on with the light ones
                 if shared is not None and _same_verdict(agreement, position, shared, rules, six):
                     movers = [*movers, rules]
                     continue
@@ -199,13 +274,29 @@ def _advance(
                 own: Play | IllegalPlayError | None = None
                 if shared is not None or rules.every_die_used or agreement.binds(rules):
                     own = _check(position, dice, moves, rules)
-                if not isinstance(own, Play):
+                if own is None and not isinstance(checked, Play):  # the class's verdict
+                    alone.append(_parted(rules, index, group, None, checked))
+                elif not isinstance(own, Play):
                     alone.append(_parted(rules, index, group, own))  # the replay says why
                 else:
                     _join(after, group, written, own, [rules])
             if shared is not None and movers:
                 _join(after, group, written, shared, movers)
-    return list(after.values())
+    return _arrived(after)
+
+
+def _told(
+    agreement: Agreement, position: Position, known: _Known | None
+) -> tuple[Play | None, tuple[object, ...] | None]:
+    """The replay's own play of this ply from ``position``, where it uses every die, and the
+    :meth:`Agreement.key` of its rules: a class with that key, no structural rule and no share
+    would find the same play (:func:`_known`); (None, None) where there is none."""
+    if known is None or known[0] != position:
+        return None, None
+    _, play, rules = known
+    if len(play.steps) != agreement.steps(rules):
+        return None, None
+    return play, agreement.key(rules)
 
 
 def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
@@ -223,11 +314,15 @@ def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
     plan = []
     for members in classes.values():
         if len(members) == 1:
-            plan.append((members[0], members, []))
+            single = members[0]
+            plain = not single.structural and not single.every_die_used
+            plan.append((single, members, [], members, agreement.key(single) if plain else None))
             continue
         direct = [rules for rules in members if not rules.structural and not rules.every_die_used]
         others = [rules for rules in members if rules.structural or rules.every_die_used]
-        plan.append((unstructured(members[0]), direct, others))
+        light = [rules for rules in members if not _limited(rules)]
+        checker = unstructured(members[0])
+        plan.append((checker, direct, others, light, agreement.key(checker)))
     group.plans[situation] = plan
     return plan
 
@@ -265,8 +360,24 @@ def _same_verdict(
     return not agreement.binds(rules)
 
 
+def _limited(rules: Rules) -> bool:
+    """Whether Murray's limits bind ``rules``: a final position they judge needs no six points
+    in a row (the block conventions need them)."""
+    return rules.start_table_points is not None or rules.midpoint_men is not None
+
+
+@dataclass(slots=True)
+class _Arrival:
+    """The members of the next ply's group at one position, and the group of this ply they all
+    came from (None once they came from two)."""
+
+    members: list[Rules]
+    prime_seen: dict[Side, bool]
+    origin: _Group | None
+
+
 def _join(
-    after: dict[tuple[Position, bool, bool, bool], _Group],
+    after: dict[_Key, _Arrival],
     group: _Group,
     written: WrittenPlay,
     play: Play,
@@ -274,28 +385,48 @@ def _join(
 ) -> None:
     """``movers`` moved on by ``play`` into the group of their new position and of what the
     walk learns from a play: whether a prime was held (marcia's score), whether the record
-    marks its hits. The group itself goes on when all its members move together."""
+    marks its hits (:func:`_arrived` makes the groups)."""
     marks_hits = group.marks_hits and not (play.steps and unmarked_hits(written, play))
     mover = group.position.turn
     prime_seen = group.prime_seen
     parts = [(movers, prime_seen)]
-    marcia = [rules for rules in movers if rules.scoring == "marcia"]
-    if marcia and not prime_seen[mover] and holds_prime(play.position, mover):
+    if (
+        group.marcia
+        and not prime_seen[mover]
+        and any(rules.scoring == "marcia" for rules in movers)
+        and holds_prime(play.position, mover)
+    ):
         rest = [rules for rules in movers if rules.scoring != "marcia"]
+        marcia = [rules for rules in movers if rules.scoring == "marcia"]
         parts = [(rest, prime_seen), (marcia, {**prime_seen, mover: True})]
     for members, prime in parts:
         if not members:
             continue
         key = (play.position, prime["white"], prime["black"], marks_hits)
-        joined = after.get(key)
-        if joined is not None:
-            joined.members.extend(members)
-            joined.plans.clear()
-        elif len(members) == len(group.members):  # the whole group: its plans still hold
-            group.position, group.prime_seen, group.marks_hits = play.position, prime, marks_hits
-            after[key] = group
+        arrival = after.get(key)
+        if arrival is None:
+            after[key] = _Arrival(list(members), prime, group)
         else:
-            after[key] = _Group(play.position, list(members), dict(prime), marks_hits)
+            arrival.members.extend(members)
+            if arrival.origin is not group:
+                arrival.origin = None
+
+
+def _arrived(after: dict[_Key, _Arrival]) -> list[_Group]:
+    """The groups of the next ply. A group whose members all arrive together goes on (its
+    plans, by its members, still hold); the others are made anew."""
+    groups = []
+    for (position, _, _, marks_hits), arrival in after.items():
+        group = arrival.origin
+        if group is not None and len(arrival.members) == len(group.members):
+            group.position, group.marks_hits = position, marks_hits
+            if arrival.prime_seen is not group.prime_seen:
+                group.prime_seen = dict(arrival.prime_seen)
+        else:
+            members, prime = arrival.members, dict(arrival.prime_seen)
+            group = _Group(position, members, prime, marks_hits)
+        groups.append(group)
+    return groups
 
 
 def _result_verdict(record: GameRecord, rules: Rules, group: _Group) -> Exclusion | None:
@@ -305,102 +436,4 @@ def _result_verdict(record: GameRecord, rules: Rules, group: _Group) -> Exclusio
     points = score(final, won, rules, group.prime_seen[won]) if won is not None else 0
     game = ReplayedGame(record, rules, [], [], final, won, points, group.prime_seen)
     check_result(game, Context(record, rules, True))
-    return _exclusion(rules, game.errors[0], None) if game.errors else None
-
-
-def _replay_alone(
-    record: GameRecord,
-    alone: list[_Parted],
-    rulesets: Sequence[Rules],
-    verdicts: dict[str, Exclusion | None],
-    words: bool = True,
-) -> None:
-    """Each ruleset that left the groups replayed from where it left, but that one replay
-    answers for several that left together and must be answered alike: two that differ only
-    in scoring (whose words differ only at the result), or a play refused at once under
-    rulesets whose options all agree for every roll the diagnosis asks about there."""
-    twins = {name: pair for pair in scoring_twins(tuple(rulesets)) for name in pair}
-    told: dict[object, Exclusion | None] = {}
-    for parted in alone:
-        name = parted.rules.name
-        keys = _shared_keys(record, parted, twins.get(name))
-        found = next((told[key] for key in keys if told.get(key) is not None), None)
-        if found is not None:
-            verdicts[name] = dataclasses.replace(found, rules=name)
-            continue
-        verdicts[name] = verdict = _replayed_verdict(record, parted, words)
-        if verdict is None or parted.index is None or verdict.ply is None:
-            continue
-        twin_key, alike_key = keys
-        if twin_key is not None:
-            told[twin_key] = verdict
-        refused_here = verdict.kind == "illegal-play" and verdict.ply == parted.index + 1
-        if alike_key is not None and refused_here:  # refused where it left, not later
-            told[alike_key] = verdict
-
-
-def _shared_keys(
-    record: GameRecord, parted: _Parted, twins: tuple[str, ...] | None
-) -> tuple[object, object]:
-    """What a ruleset leaving the groups shares its replay's verdict by: its scoring twins
-    (and where), and every option that can matter to the refused play's diagnosis."""
-    position, index = parted.position, parted.index
-    if position is None or index is None:
-        return None, None
-    where = (index, position, parted.prime_seen, parted.marks_hits)  # the state it left in
-    twin_key = (twins, where) if twins else None
-    plays = record.plays
-    written = plays[index]
-    if written.dice is None or written.opponent_moves:
-        return twin_key, None
-    # the diagnosis tries the play with its neighbours' rolls too (the dice of two swapped)
-    rolls = {written.dice}
-    for neighbour in (index - 1, index + 1):
-        if 0 <= neighbour < len(plays) and (dice := plays[neighbour].dice) is not None:
-            rolls.add(dice)
-    alike = judged_alike(position, sorted(rolls), parted.rules)
-    opening = parted.rules.opening if index == 0 else None  # the first play's own rule
-    return twin_key, (where, opening, alike)
-
-
-def _replayed_verdict(record: GameRecord, parted: _Parted, words: bool = True) -> Exclusion | None:
-    """The ordinary replay under a ruleset, from where it parted (``words``: with the slip
-    a refused play suggests), and its verdict (:func:`_game_verdict`)."""
-    rules, position, index = parted.rules, parted.position, parted.index
-    if position is None or index is None:
-        return _game_verdict(replay(record, rules), 1)
-    white, black = parted.prime_seen
-    prime_seen: dict[Side, bool] = {"white": white, "black": black}
-    game = replay_from(
-        record, rules, position, index, prime_seen, parted.marks_hits, parted.refused, words
-    )
-    return _game_verdict(game, index + 1)
-
-
-def _game_verdict(game: ReplayedGame, first: int) -> Exclusion | None:
-    """A replay's verdict, its plies numbered from ``first``: its first error on the main
-    line, else its first error of the game as a whole (the result, a ``[Position]`` tag);
-    variations are not judged."""
-    rules = game.rules
-    for number, ply in enumerate(game.plies, start=first):
-        if ply.error is not None:
-            return _exclusion(rules, ply.error, number)
-    in_variations = {id(error) for error in _variation_errors(game.plies)}
-    for error in game.errors:
-        if id(error) not in in_variations:
-            return _exclusion(rules, error, None)
-    return None
-
-
-def _variation_errors(plies: list[ReplayedPly]) -> list[JacquetError]:
-    """Every error found in the variations below ``plies``."""
-    found: list[JacquetError] = []
-    for ply in plies:
-        for branch in ply.variations:
-            found.extend(ply.error for ply in branch if ply.error is not None)
-            found.extend(_variation_errors(branch))
-    return found
-
-
-def _exclusion(rules: Rules, error: JacquetError, ply: int | None) -> Exclusion:
-    return Exclusion(rules.name, ply, error.line, error.column, error.message, error.kind)
+    return exclusion(rules, game.errors[0], None) if game.errors else None

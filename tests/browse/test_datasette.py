@@ -600,7 +600,7 @@ def test_position_page_survives_the_time_limit(
 
     from jacquet_notation.browse import position_page as datasette_plugin
 
-    async def too_slow(db: Any, key: str, limit: int) -> list[dict[str, Any]]:
+    async def too_slow(db: Any, key: str, limit: int, narrowed: Any = None) -> list[dict[str, Any]]:
         raise QueryInterrupted(Exception("interrupted"), "select ...", {})
 
     monkeypatch.setattr(datasette_plugin, "plays_from", too_slow)

@@ -57,6 +57,21 @@ def test_every_id_of_a_reached_position_opens_its_page(server: str, archive: Pat
         assert (status, landed) == (200, server + page), spec
 
 
+def test_an_id_with_its_match_part_finds_the_board(server: str, archive: Path) -> None:
+    """gnubg's ``POSITIONID:MATCHID`` and an XGID with cube, score and length open the board's
+    page: the match part says the match state, the board is what a position is looked up by."""
+    position = _reached(archive)
+    page = f"/archive/-/position/{position.key()}"
+    fields = xgid(position).split(":")
+    # the cube at 2 owned by the player on roll, 2-3 in a 7-point match, no Crawford game
+    fields[1:3] = ["1", "1"]
+    fields[5:9] = ["2", "3", "0", "7"]
+    for spec in (gnubg_id(position) + ":cAmgAAAAAAAE", ":".join(fields)):
+        for path in ("position?id=", "games?q="):
+            status, landed = _opened(f"{server}/archive/-/{path}{quote(spec, safe='')}")
+            assert (status, landed) == (200, server + page), (spec, path)
+
+
 def test_a_bad_id_is_a_400_an_unreached_one_a_404_and_words_are_searched(server: str) -> None:
     assert _opened(f"{server}/archive/-/position?id=nonsense")[0] == 400
     # three of White's men left on its 1-point, every man of Black's borne off

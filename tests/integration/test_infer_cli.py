@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from helpers import run
+from helpers import ROOT, run
 
 HAND = """[Event "hand"]
 [White "Ann"]
@@ -68,3 +68,26 @@ def test_a_game_no_ruleset_fits_exits_1_and_a_missing_path_2(tmp_path: Path) -> 
     assert missing.returncode == 2
     assert "missing.jqt" in missing.stdout + missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+def test_the_reason_is_the_rule_broken_and_slips_adds_the_slip() -> None:
+    """An excluded ruleset is most often not the one played, which no slip explains: the
+    reason is the rule alone unless ``--slips`` asks for the search (docs/infer.md)."""
+    path = str(ROOT / "corpus" / "valid" / "jacquet-unrestricted.jqt")
+    rule = "makes a block of six (points 24 to 19) in front of Black's men without two return men"
+    plain = [json.loads(line) for line in run("infer", "--json", path).stdout.splitlines()]
+    slips = [
+        json.loads(line) for line in run("infer", "--json", "--slips", path).stdout.splitlines()
+    ]
+    assert [game["consistent"] for game in plain] == [game["consistent"] for game in slips]
+    said = {item["rules"]: item["reason"] for item in plain[0]["excluded"]}
+    with_slip = {item["rules"]: item["reason"] for item in slips[0]["excluded"]}
+    assert said["jacquet"] == f"24/19 24/23: {rule}"
+    assert (
+        with_slip["jacquet"]
+        == f"24/19 24/23: {rule}; probably a play of Black's recorded under White"
+    )
+    # the same plies and places either way: only the words after the rule differ
+    for one, other in zip(plain[0]["excluded"], slips[0]["excluded"], strict=True):
+        assert {**one, "reason": ""} == {**other, "reason": ""}
+        assert other["reason"].startswith(one["reason"])

@@ -111,8 +111,12 @@ def test_a_small_match_round_trips_with_its_cube_and_resignation() -> None:
         ("white", 3),
     ]
     assert replay(first).errors == []
-    (given,) = read_games(io.StringIO("(;FF[4]GM[6]\n;W[31hefe]\n;PL[B]DI[63])"))
-    assert (given.plays[-1].side, given.plays[-1].action) == ("black", "unknown")
+    # gnubg's dice set: mid-game a play not given; ending the game, the roll left unplayed
+    (given,) = read_games(io.StringIO("(;FF[4]GM[6]\n;W[31hefe]\n;PL[B]DI[63]\n;W[21cbba])"))
+    assert (given.plays[1].side, given.plays[1].action) == ("black", "unknown")
+    (ending,) = read_games(io.StringIO("(;FF[4]GM[6]RE[W+1R]\n;W[31hefe]\n;PL[B]DI[63])"))
+    assert ending.plays[-1].side == "black" and ending.plays[-1].is_bare_roll
+    assert replay(ending).plies[-1].unplayed and replay(ending).errors == []
 
 
 @pytest.mark.unit

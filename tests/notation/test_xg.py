@@ -213,6 +213,8 @@ def test_bad_compression_and_a_cut_record_are_one_line(tmp_path: Path) -> None:
     cut = _raw(game[:-100])
     said = _damaged(tmp_path, cut)
     assert "record 3 of temp.xg" in said.stdout + said.stderr
+    placed = [line for line in (said.stdout + said.stderr).splitlines() if "bad.xg" in line]
+    assert len(placed) == 1 and re.search(r"bad\.xg:1:1: ", placed[0]), placed
     assert "record cut short" in said.stdout + said.stderr
     # compressed bytes that are no zlib stream, their CRC made right
     garbage = bytearray(_raw(game))

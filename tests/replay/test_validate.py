@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -112,6 +113,7 @@ def test_bad_files_get_one_line_and_the_others_are_still_read(
     lines = result.stdout.splitlines()
     assert len(lines) == 2, lines
     assert lines[0].startswith(f"{bad}:") and expected in lines[0]
+    assert re.match(rf"{re.escape(str(bad))}:\d+:\d+: ", lines[0]), lines[0]  # line and column
     assert lines[1].endswith("0 invalid, 1 unreadable")
     assert lines[1].startswith(summary)
 

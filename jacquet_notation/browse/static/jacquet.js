@@ -48,6 +48,16 @@
     var positionLink = section.querySelector(".jacquet-position-link");
     positionLink.setAttribute("href", state.position_url);
     positionLink.querySelector("code").textContent = state.key;
+    // the exchange IDs of a match's game (match_ids.py), copied by copy.js from data-copy
+    [["gnubg-id", "gnubg", state.gnubg_id], ["xgid", "xgid", state.xgid]].forEach(function (id) {
+      var code = section.querySelector("code.jacquet-" + id[0]);
+      var button = section.querySelector("button.jacquet-copy-" + id[1]);
+      if (code && button) {
+        code.textContent = id[2] || "";
+        button.setAttribute("data-copy", id[2] || "");
+        button.textContent = "Copy";
+      }
+    });
     setLink("a.first", 0);
     setLink("a.prev", Math.max(0, index - 1));
     setLink("a.next", Math.min(last, index + 1));
