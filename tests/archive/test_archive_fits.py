@@ -28,14 +28,13 @@ def _derived(paths: list[Path]) -> list[object]:
     """Every row ``derive_batch`` makes of ``paths``, as plain data."""
     found: list[object] = []
     for path in paths:
-        batch, messages = rows.derive_batch(
+        batch, messages, _ = rows.derive_batch(
             list(game_chunks(str(path), "utf-8")), None, 1, Counter()
         )
         found.append(messages)
         for derived in batch:
-            positions = sorted(derived.positions.items())
             found.append(
-                (derived.game, derived.turns, positions, derived.decisions, derived.status)
+                (derived.game, derived.turns, derived.notes, derived.decisions, derived.status)
             )
     return found
 
