@@ -75,7 +75,7 @@ def walk_sql(query: Query, index: SearchIndex | None) -> tuple[str, tuple[int, .
     )
 
 
-def _narrowest(conn: Connection, query: Query) -> SearchIndex | None:
+def narrowest_index(conn: Connection, query: Query) -> SearchIndex | None:
     """The index whose range holds the fewest plays (counted within the budget), if any
     criterion has one."""
     best: tuple[int, SearchIndex] | None = None
@@ -123,7 +123,7 @@ def search(conn: Connection, query: Query, *, limit: int = PAGE_SIZE, offset: in
     limit, offset = max(1, min(limit, MOST_RESULTS)), max(0, offset)
     if query.empty():
         return Found([], 0, offset, True)
-    statement, arguments = walk_sql(query, _narrowest(conn, query))
+    statement, arguments = walk_sql(query, narrowest_index(conn, query))
     rulesets = _Rulesets(conn)
     # each range as (place in the row read, low, high): a row is checked without a dict
     ranges = [(2 + _READ.index(name), low, high) for name, (low, high) in query.ranges.items()]
