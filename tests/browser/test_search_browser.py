@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, SHARED_MAT, build_archive
+from helpers import ROOT, SHARED_MAT, build_archive, fetch
 
 from jacquet_notation.position import Position
 
@@ -87,3 +87,10 @@ def test_a_mistake_is_one_line_with_its_column(server: str, page: Any) -> None:
     error = page.locator(".jacquet-search-error").inner_text()
     assert error == "query:1:18: point 30 is not on the board (1 to 24)"
     assert page.locator(".jacquet-search-position").count() == 0
+
+
+def test_a_mistake_answers_400_and_a_page_past_the_results_none(server: str) -> None:
+    status, body = fetch(f"{server}/archive/-/search?q=turn%3Agreen")
+    assert status == 400 and "query:1:6: cannot read &#39;green&#39;" in body
+    status, body = fetch(f"{server}/archive/-/search?q=diff%3A%3E400")
+    assert status == 200 and "0 positions." in body
