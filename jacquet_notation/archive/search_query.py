@@ -15,7 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..errors import NotationError
 from ..notation.grammar import grammar_file
 from ..numerals import ascii_int
-from ..position import SIDES, Position
+from ..position import SIDES, Position, Side
 from ..rules import RULESET_NAMES
 from .search_index import LIMITS
 
@@ -40,6 +40,8 @@ TABLES: dict[str, range] = {
 
 #: a test of a position, read from its key
 Test = Callable[[Position], bool]
+#: the grammar's SIDE terminal to a side
+_SIDES: dict[str, Side] = {side: side for side in SIDES}
 
 
 class QueryError(NotationError):
@@ -127,24 +129,24 @@ def _bounds(tree: Tree[Token], signed: bool) -> tuple[int, int]:
     }[operator]
 
 
-def _men_test(side: str, points: range, low: int, high: int) -> Test:
+def _men_test(side: Side, points: range, low: int, high: int) -> Test:
     """A test of the men ``side`` has on ``points`` (its own numbering), summed."""
 
     def test(position: Position) -> bool:
-        men = position.men(side)  # type: ignore[arg-type]
+        men = position.men(side)
         return low <= sum(men.get(point, 0) for point in points) <= high
 
     return test
 
 
-def _bar_test(side: str, low: int, high: int) -> Test:
-    return lambda position: low <= position.bar(side) <= high  # type: ignore[arg-type]
+def _bar_test(side: Side, low: int, high: int) -> Test:
+    return lambda position: low <= position.bar(side) <= high
 
 
 def _courier_test(side: str) -> Test:
     if side == "none":
         return lambda position: not any(position.in_courier_phase(s) for s in SIDES)
-    return lambda position: position.in_courier_phase(side)  # type: ignore[arg-type]
+    return lambda position: position.in_courier_phase(_SIDES[side])
 
 
 def _criterion(query: Query, tree: Tree[Token]) -> None:
@@ -173,14 +175,15 @@ def _criterion(query: Query, tree: Tree[Token]) -> None:
         if kind == "count" and name in COUNT_FIELDS:
             query.narrow(COUNT_FIELDS[name], low, high)
         elif kind == "count":  # bar-white, bar-black
-            query.tests.append(_bar_test(name.removeprefix("bar-"), low, high))
+            query.tests.append(_bar_test(_SIDES[name.removeprefix("bar-")], low, high))
         elif kind == "point":
             point = _number(first)
             if not 1 <= point <= 24:
                 raise _error(f"point {point} is not on the board (1 to 24)", first.column)
-            query.tests.append(_men_test(str(children[1]), range(point, point + 1), low, high))
+            side = _SIDES[str(children[1])]
+            query.tests.append(_men_test(side, range(point, point + 1), low, high))
         else:  # a table: its six points' men summed
-            query.tests.append(_men_test(str(children[1]), TABLES[name], low, high))
+            query.tests.append(_men_test(_SIDES[str(children[1])], TABLES[name], low, high))
 
 
 def _syntax_message(error: UnexpectedInput, text: str) -> tuple[str, int | None]:
