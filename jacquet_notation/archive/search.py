@@ -55,11 +55,21 @@ def _indexed(query: Query, index: SearchIndex) -> bool:
     return found is not None and found != LIMITS[index.field] and index.covers(*found)
 
 
-def walk_sql(query: Query, index: SearchIndex | None) -> tuple[str, tuple[int, ...]]:
+def walk_sql(query: Query, index: SearchIndex | None) -> tuple[str, tuple[int | str, ...]]:
     """The statement walking the plays for ``query``: ``index``'s range in its order, or (with
-    none) every play in its key's order; ``?`` last for the row budget."""
+    none) the games of its one ruleset through the games' index on rules, or every play in its
+    key's order; ``?`` last for the row budget."""
     columns = ", ".join(FIELDS[name] for name in _READ)
     select = f"SELECT p.key_after, p.game, {columns} FROM plies p"
+    if index is None and len(query.rules) == 1:
+        # one ruleset: its games in the games' index on rules, each game's plays in order
+        return (
+            f"{select.replace(' FROM plies p', '')} FROM games g INDEXED BY idx_games_rules "
+            "CROSS JOIN game_numbers n CROSS JOIN plies p WHERE g.rules = ? "
+            "AND n.game_id = g.id AND p.game = n.number AND p.key_after IS NOT NULL "
+            "AND p.counts IS NOT NULL ORDER BY g.rowid, p.ply LIMIT ?",
+            (next(iter(query.rules)),),
+        )
     if index is None:
         return (
             f"{select} WHERE p.key_after IS NOT NULL AND p.counts IS NOT NULL "

@@ -84,6 +84,7 @@ QUERIES: dict[str, Callable[[dict[str, Any]], bool]] = {
     "turn:white": lambda f: f["turn"] == "white",
     "rules:backgammon": lambda f: "backgammon" in f["rules"],
     "rules:murray turn:black": lambda f: "murray" in f["rules"] and f["turn"] == "black",
+    "rules:murray rules:five-max": lambda f: bool({"murray", "five-max"} & f["rules"]),
     "pips-white:<60": lambda f: f["pips"]["white"] < 60,
     "pips-black:<=20 pips-black:>5": lambda f: 5 < f["pips"]["black"] <= 20,
     "pips-black:100..150": lambda f: 100 <= f["pips"]["black"] <= 150,
@@ -208,7 +209,22 @@ def test_an_indexed_criterion_is_read_from_its_index(archive: Path, query: str) 
 
 
 @pytest.mark.integration
-@pytest.mark.parametrize("query", ["", "race", "pips-white:<70", "diff:>20", "off-white:0"])
+@pytest.mark.parametrize("query", ["rules:backgammon", "rules:jacquet race pips-black:>70"])
+def test_one_ruleset_walks_its_games_through_their_index(archive: Path, query: str) -> None:
+    parsed = read_query(query)
+    assert search_module.narrowest_index(sqlite3.connect(archive), parsed) is None
+    statement, arguments = walk_sql(parsed, None)
+    with sqlite3.connect(archive) as conn:
+        plan = [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {statement}", (*arguments, 9))]
+    assert plan[0] == "SEARCH g USING INDEX idx_games_rules (rules=?)", plan
+    assert not any("TEMP B-TREE" in step for step in plan), plan
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(
+    "query",
+    ["", "race", "pips-white:<70", "diff:>20", "off-white:0", "rules:five-max rules:murray"],
+)
 def test_a_range_no_index_holds_walks_the_plays_in_order(archive: Path, query: str) -> None:
     parsed = read_query(query)
     assert search_module.narrowest_index(sqlite3.connect(archive), parsed) is None
