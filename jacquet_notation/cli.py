@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "generate": "generate:generate",
     "archive": "archive:archive",
     "players": "players:players",
+    "search": "search:search",
     "serve": "serve:serve",
     "export": "export:export",
     "import-xml": "export:import_xml",

@@ -26,6 +26,7 @@ from .schema import (
     create_schema,
     create_views,
 )
+from .search_index import create_search_indexes
 from .store import Store
 
 
@@ -56,6 +57,8 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
                 _migrate_9_to_10(db)
             if version < 11:
                 _migrate_10_to_11(db)
+            if version < 12:
+                _migrate_11_to_12(db)
             if version < 7:  # the groups read the plays as the last step stores them
                 refresh_groups(db.conn)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -193,6 +196,12 @@ def _migrate_10_to_11(db: sqlite_utils.Database) -> None:
     db.execute("DROP VIEW IF EXISTS opening_rolls")  # made again over the new views
     migrate_turns(db)
     create_views(db, replace=True)
+
+
+def _migrate_11_to_12(db: sqlite_utils.Database) -> None:
+    """Version 12 indexes what the position search reads of each play's ``counts``: partial
+    expression indexes on ``plies``, no new column (:mod:`.search_index`)."""
+    create_search_indexes(db.conn)
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

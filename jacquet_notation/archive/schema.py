@@ -10,10 +10,11 @@ import sqlite_utils
 
 from .decisions import create_decisions
 from .plays import create_plies
+from .search_index import create_search_indexes
 from .views import VIEWS as VIEWS
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 GAME_COLUMNS: tuple[str, ...] = (
     "id",
@@ -345,6 +346,7 @@ def create_schema(db: sqlite_utils.Database) -> None:
     ):
         db.table("games").create_index([column])
     create_plies(db)
+    create_search_indexes(db)
     db.table("occurrences").create(
         {"import_id": int, "game_index": int, "game_id": str, "line": int},
         pk=("import_id", "game_index"),

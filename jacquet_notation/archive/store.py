@@ -24,6 +24,7 @@ from .plays import NOTE_COLUMNS, PLY_COLUMNS, PLY_KEY_INDEXES
 from .plays import share_positions as share_positions
 from .rows import DerivedGame, GameRow
 from .schema import GAME_COLUMNS
+from .search_index import SEARCH_INDEXES, create_search_indexes
 
 #: games handled per batch: the unit the importing process sends to the writer process. Small
 #: enough that a batch of rows (about 14 KiB pickled a game) fits in the pipe with room to spare,
@@ -259,11 +260,14 @@ def key_indexes_deferred(conn: sqlite3.Connection, new_bytes: int) -> bool:
 def drop_key_indexes(conn: Connection) -> None:
     for name, _, _ in KEY_INDEXES:
         conn.execute(f"DROP INDEX IF EXISTS {name}")
+    for index in SEARCH_INDEXES:  # the search's, built again likewise
+        conn.execute(f"DROP INDEX IF EXISTS {index.name}")
 
 
 def build_key_indexes(conn: Connection) -> None:
     for name, column, where in KEY_INDEXES:
         conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON plies ({column}){where}")
+    create_search_indexes(conn)
 
 
 # --------------------------------------------------------------------------------------------

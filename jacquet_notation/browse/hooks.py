@@ -33,6 +33,7 @@ from .player_page import player_view
 from .position_lookup import position_lookup_view
 from .position_page import board_view, position_view
 from .reopening import reopen_when_replaced
+from .search_page import search_view
 from .urls import (
     BOARD_PATH,
     board_prefix,
@@ -286,6 +287,7 @@ def register_routes() -> list[tuple[str, Any]]:
             position_view,
         ),
         (r"^/(?P<database>[^/]+)/-/position$", position_lookup_view),
+        (r"^/(?P<database>[^/]+)/-/search$", search_view),
         (r"^/(?P<database>[^/]+)/-/player/(?P<player_id>[0-9]+)$", player_view),
         (r"^/(?P<database>[^/]+)/-/match/(?P<match_id>[0-9]+)$", match_view),
         # the front door: the archive's home at / (before Datasette's own index) and the list

@@ -37,6 +37,11 @@ def position_url(datasette: Any, database: str, key: str) -> str:
     return f"{_database_path(datasette, database)}/-/position/{quote(key, safe='')}"
 
 
+def search_url(datasette: Any, database: str) -> str:
+    """The search page of positions by what they look like (``search_page.py``)."""
+    return f"{_database_path(datasette, database)}/-/search"
+
+
 def player_url(datasette: Any, database: str, player_id: int | str) -> str:
     return f"{_database_path(datasette, database)}/-/player/{quote(str(player_id), safe='')}"
 

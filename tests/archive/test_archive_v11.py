@@ -44,7 +44,7 @@ def test_an_archive_of_version_10_is_migrated_to_the_same_rows(tmp_path: Path) -
     assert one(db, "PRAGMA user_version") == 10
     assert one(db, "SELECT type FROM sqlite_master WHERE name = 'turns'") == "table"
     open_archive(db).conn.close()
-    assert one(db, "PRAGMA user_version") == SCHEMA_VERSION == 11
+    assert one(db, "PRAGMA user_version") == SCHEMA_VERSION >= 11
     assert one(db, "SELECT type FROM sqlite_master WHERE name = 'turns'") == "view"
     migrated = dump(db)
     assert {name: rows for name, rows in migrated.items() if name != "games"} == {

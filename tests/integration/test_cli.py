@@ -26,6 +26,7 @@ EXPECTED = [
     "plays",
     "position",
     "replay",
+    "search",
     "serve",
     "validate",
 ]
