@@ -332,13 +332,13 @@ def test_turn_rows_keep_the_share_apart(tmp_path: Path) -> None:
     ]
     game = replay(parse_game(OPENING))
     assert [row[6] for row in found] == [ply.after.key() for ply in game.plies if ply.after]
-    # the position after both parts of a turn: one game reaches it, so (version 7) it has no
-    # row of its own and its pips are its key's to say
+    # the position after both parts of a turn: one game reaches it, so (version 11) it has no
+    # row of its own, and the view reads its pips from the play's counts
     after = game.plies[2].after
     assert after is not None
     assert rows(
         db, "SELECT white_pips, black_pips, games FROM positions WHERE key = ?", after.key()
-    ) == [(None, None, 1)]
+    ) == [(after.pips("white"), after.pips("black"), 1)]
     check_consistent(db)
 
 
