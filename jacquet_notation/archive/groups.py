@@ -17,6 +17,8 @@ two or more: linear in the games, never a row a pair. The group's id is its earl
 
 from __future__ import annotations
 
+import json
+
 from .plays import GAME_LINE
 from .store import Connection
 
@@ -122,20 +124,29 @@ def _held(
     conn: Connection, game_id: str, line: list[_Ply], lines: dict[str, list[_Ply]]
 ) -> list[str]:
     """The other games (of ``MIN_SHARED`` plies or more) whose whole replayed line is a stretch
-    of ``line``: looked up by their last position among ``line``'s."""
-    found = []
-    group = _group(conn, game_id)
+    of ``line``: looked up by their last position among ``line``'s, all of them in one query
+    (a game's hundred positions were a hundred lookups), at most ``MOST_CANDIDATES`` a
+    position."""
+    ends: dict[str, list[int]] = {}
     for end in range(MIN_SHARED, len(line) + 1):
-        rows = conn.execute(
-            "SELECT id FROM games WHERE final_key = ? AND id "
-            + _OUTSIDE.format(column="id")
-            + " LIMIT ?",
-            (line[end - 1][2], group, game_id, MOST_CANDIDATES),
-        )
-        for (other,) in list(rows):
-            theirs = _line(conn, other, lines)
+        ends.setdefault(line[end - 1][2], []).append(end)
+    if not ends:
+        return []
+    rows = conn.execute(
+        "SELECT id, final_key FROM (SELECT id, final_key, row_number() OVER "
+        "(PARTITION BY final_key ORDER BY rowid) AS n FROM games "
+        "WHERE final_key IN (SELECT value FROM json_each(?)) AND id "
+        + _OUTSIDE.format(column="id")
+        + ") WHERE n <= ?",
+        (json.dumps(list(ends)), _group(conn, game_id), game_id, MOST_CANDIDATES),
+    )
+    found = []
+    for other, key in list(rows):
+        theirs = _line(conn, other, lines)
+        for end in ends[key]:
             if MIN_SHARED <= len(theirs) <= end and line[end - len(theirs) : end] == theirs:
                 found.append(other)
+                break
     return found
 
 
