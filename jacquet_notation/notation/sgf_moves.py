@@ -11,7 +11,7 @@ import functools
 from typing import Any
 
 from ..record import Action, Move, Side
-from .sgf_analysis import moves_of
+from .sgf_analysis import letter_point
 
 #: the cube's words of a move node
 CUBE_ACTIONS: dict[str, Action] = {"double": "double", "take": "take", "drop": "drop"}
@@ -46,13 +46,46 @@ def plain_play(
     return dice, None, moves, value if moves else value + ":"
 
 
+def _pair_moves(side: Side) -> dict[str, Move]:
+    """Every pair of gnubg's letters (``a``..``z``) as the move it writes for ``side``."""
+    letters = [chr(code) for code in range(97, 123)]
+    pairs = {}
+    for first in letters:
+        for second in letters:
+            start, end = letter_point(first, side), letter_point(second, side)
+            assert start is not None and end is not None
+            pairs[first + second] = Move(start, end)
+    return pairs
+
+
+#: the moves of gnubg's pairs of letters, by side: a play is read a pair at a time by look-up
+PAIR_MOVES: dict[Side, dict[str, Move]] = {
+    "white": _pair_moves("white"),
+    "black": _pair_moves("black"),
+}
+
+
 @functools.lru_cache(maxsize=4096)
 def play_moves(letters: str, side: Side) -> tuple[Move, ...] | None:
-    """A play's letters as its moves, grouped (:func:`grouped`); None past four pairs or for a
-    letter out of range. Kept by the letters: a match repeats the same plays (Moves are
-    immutable, so one tuple serves every play written so)."""
-    moves = moves_of(letters, side)
-    return None if moves is None or len(moves) > 4 else grouped(moves)
+    """A play's letters as its moves, grouped as :func:`grouped` groups them; None past four
+    pairs or for a letter out of range. Kept by the letters: a match repeats the same plays
+    (Moves are immutable, so one tuple serves every play written so)."""
+    if len(letters) % 2 or len(letters) > 8:
+        return None
+    pairs = PAIR_MOVES[side]
+    kept: list[Move] = []
+    last = ""
+    for at in range(0, len(letters), 2):
+        pair = letters[at : at + 2]
+        move = pairs.get(pair)
+        if move is None:
+            return None
+        if pair == last:  # the same move again (one letter, one point): counted
+            kept[-1] = kept[-1]._replace(count=kept[-1].count + 1)
+        else:
+            kept.append(move)
+        last = pair
+    return tuple(kept)
 
 
 def grouped(moves: tuple[Move, ...]) -> tuple[Move, ...]:

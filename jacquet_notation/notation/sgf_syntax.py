@@ -24,8 +24,6 @@ _TOKEN = re.compile(
     re.DOTALL,
 )
 _STRUCTURE = re.compile(r"[\[()]")
-#: a line of one node whose values hold no bracket, parenthesis or escape (gnubg's move lines)
-_PLAIN_LINE = re.compile(r"[ \t]*;(?:[ \t]*[A-Z]+(?:\[[^\\\[\]()]*\])+)+[ \t]*\Z")
 #: the common node, one property of one plain value followed by the next node or the tree's
 #: end (``;W[31hefe]``): read whole, without the token loop
 _SIMPLE_NODE = re.compile(r"\s*;\s*([A-Z]{1,2})\[([^\\\]]*)\](?=\s*[;()])")
@@ -98,8 +96,16 @@ def sgf_games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
         if not chunk:
             first = number
         chunk.append(line)
-        if not in_value and _PLAIN_LINE.match(line):
-            continue  # a node of plain values, nothing opened or closed
+        if (
+            not in_value
+            and line.endswith("]")
+            and "(" not in line
+            and ")" not in line
+            and "\\" not in line
+        ):
+            # nothing opened or closed: without an escape, any value opened on the line is
+            # closed by its last "]" (gnubg's move lines, ``;W[31hefe]``)
+            continue
         at = 0
         while True:
             if in_value:

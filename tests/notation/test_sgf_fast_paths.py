@@ -7,7 +7,8 @@ import pytest
 
 from jacquet_notation.errors import NotationError
 from jacquet_notation.notation import parse_games
-from jacquet_notation.notation.sgf_syntax import Node, TreeReader
+from jacquet_notation.notation.sgf_moves import play_moves
+from jacquet_notation.notation.sgf_syntax import Node, TreeReader, sgf_games
 
 ROOTS = [
     "(;FF[4]GM[6]CA[UTF-8]MI[length:7][game:0][ws:0][bs:0]PW[a]PB[b]RU[Crawford];W[31hefe])",
@@ -56,3 +57,52 @@ def test_a_root_property_refused_is_placed_at_its_name_across_a_line_break() -> 
     (error,) = record.errors
     assert (error.line, error.column) == (2, 3)
     assert "RU[Nackgammon]" in str(error)
+
+
+@pytest.mark.unit
+def test_trees_are_cut_where_they_close_whatever_their_values_hold() -> None:
+    # a line ending in "]" inside a value opened above, brackets and parentheses in values,
+    # an escaped "]" at a line's end: only the trees' own parentheses count
+    lines = [
+        "(;FF[4]GM[6]C[a comment",
+        "[not a value] (nor a tree)]",
+        ";W[31hefe]",
+        ";B[42abcd]C[)\\]",
+        "] still the comment]",
+        ")",
+        "(;FF[4]GM[6];W[31hefe]C[(]",
+        ";B[double])",
+    ]
+    cut = list(sgf_games(lines))
+    assert [(first, len(chunk)) for first, chunk in cut] == [(1, 6), (7, 2)]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    ("letters", "moves"),
+    [
+        ("hefe", ((8, 5), (6, 5))),
+        ("mgmgecec", ((13, 7, 2), (5, 3, 2))),
+        ("mgmgmg", ((13, 7, 3),)),
+        ("mggaga", ((13, 7), (7, 1, 2))),
+        ("yxzz", ((25, 24), (0, 0))),
+        ("abcdefghij", None),
+        ("abc", None),
+        ("a{", None),
+    ],
+)
+def test_a_play_is_read_a_pair_of_letters_at_a_time(
+    letters: str, moves: tuple[tuple[int, ...], ...] | None
+) -> None:
+    read = play_moves(letters, "white")
+    if moves is None:
+        assert read is None
+        return
+    assert read is not None
+    assert [(m.start, m.end, m.count) for m in read] == [(*w, 1)[:3] for w in moves]
+    # Black's letters count from the other end of the board; the bar and off stay themselves
+    black = play_moves(letters, "black")
+    assert black is not None
+    assert [m.start for m in black] == [
+        m.start if m.start in (0, 25) else 25 - m.start for m in read
+    ]
