@@ -24,26 +24,29 @@ def dice_of(text: str) -> tuple[int, int] | None:
     return ROLLS.get(text)
 
 
-#: the plain move values read so far, by side (a match repeats its plays): at most
-#: ``PLAIN_KEPT`` of them, forgotten together past that
-PLAIN_READ: dict[str, dict[str, Any]] = {"W": {}, "B": {}}
+#: the plain move nodes read so far, by their side and value (``W[31hefe``: a match repeats
+#: its plays): at most ``PLAIN_KEPT`` of them, forgotten together past that
+PLAIN_READ: dict[str, Any] = {}
 PLAIN_KEPT = 20_000
 UNREAD = object()
 
+#: a plain move's reading: its side, dice, cube action, moves and the play's text
+PlainPlay = tuple[Side, tuple[int, int] | None, Action | None, tuple[Move, ...], str]
 
-def plain_play(
-    value: str, side: Side
-) -> tuple[tuple[int, int] | None, Action | None, tuple[Move, ...], str] | None:
-    """A move node's value read once for every play written so: ``(dice, cube action, moves,
-    the play's text)``; None where it is neither a cube action nor a roll and its moves."""
+
+def plain_play(key: str) -> PlainPlay | None:
+    """A move node's side and value (``W[31hefe``) read once for every play written so; None
+    where the value is neither a cube action nor a roll and its moves."""
+    side: Side = "black" if key[0] == "B" else "white"
+    value = key[2:]
     action = CUBE_ACTIONS.get(value)
     if action is not None:
-        return None, action, (), value
+        return side, None, action, (), value
     dice = ROLLS.get(value[:2])
     moves = play_moves(value[2:], side) if dice is not None else None
     if dice is None or moves is None:
         return None
-    return dice, None, moves, value if moves else value + ":"
+    return side, dice, None, moves, value if moves else value + ":"
 
 
 def _pair_moves(side: Side) -> dict[str, Move]:

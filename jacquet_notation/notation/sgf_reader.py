@@ -172,32 +172,35 @@ class SgfGame(TreeReader):
         line = self.first_line
         line_start = 0
         known = PLAIN_READ
-        if len(known["W"]) + len(known["B"]) > PLAIN_KEPT:
-            known["W"].clear()
-            known["B"].clear()
+        if len(known) > PLAIN_KEPT:
+            known.clear()
         for node in moves:
-            blank, colour, value = node.groups()
+            blank, key = node.groups()
+            read = known.get(key, UNREAD)
+            if read is UNREAD:
+                read = known[key] = plain_play(key)
             offset = node.start(2)
-            side: Side = "black" if colour == "B" else "white"
-            if plays:
-                turn = turn if last_side == "white" and side == "black" else turn + 1
-            last_side = side
             if "\n" in blank:  # the blanks before the node: gnubg writes a node a line
                 line += blank.count("\n")
                 line_start = node.start(1) + blank.rfind("\n") + 1
             column = offset - line_start + 1
             span = new_tuple(Span, (line, column, line, column + 1))
-            values = known[colour]
-            read = values.get(value, UNREAD)
-            if read is UNREAD:
-                read = values[value] = plain_play(value, side)
             if read is None:  # not a roll of two dice and up to four moves: ply says why
-                place = Property(colour, [value], offset)
+                side: Side = "black" if key[0] == "B" else "white"
+                if plays:
+                    turn = turn if last_side == "white" and side == "black" else turn + 1
+                last_side = side
+                place = Property(key[0], [key[2:]], offset)
                 append(self.ply(Node([place], offset), place, None, side, turn))
-            elif read[0] is None:
-                append(WrittenPlay(side, turn, None, action=read[1], text=value, span=span))
+                continue
+            side = read[0]
+            if plays:
+                turn = turn if last_side == "white" and side == "black" else turn + 1
+            last_side = side
+            if read[1] is None:
+                append(WrittenPlay(side, turn, None, action=read[2], text=read[4], span=span))
             else:
-                append(new_play(side, turn, read[0], read[2], read[3], span))
+                append(new_play(side, turn, read[1], read[3], read[4], span))
 
     def nodes(self, record: GameRecord, nodes: list[Node]) -> None:
         """The moves: one ply a node, in turns as a match file numbers its lines."""

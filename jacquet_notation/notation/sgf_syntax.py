@@ -35,7 +35,7 @@ _ROOT_OPEN = re.compile(r"\s*\(\s*;")
 _ROOT_VALUE = re.compile(r"\s*([A-Z]*)\s*\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
 #: what must follow a well-formed root: the next node or a parenthesis
 _ROOT_END = re.compile(r"\s*(?=[;()])")
-_MOVE_NODE = re.compile(r"(\s*);([WB])\[([^\\\]]*)\]")
+_MOVE_NODE = re.compile(r"(\s*);([WB]\[[^\\\]]*)\]")
 _PLAIN_TAIL = re.compile(r"(?:\s*;[WB]\[[^\\\]]*\])*\s*\)\s*\Z")
 _UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _SOFT_BREAK = re.compile(r"\\\r?\n")
@@ -192,8 +192,8 @@ class TreeReader:
     def plain_moves(self, start: int) -> Iterator[re.Match[str]] | None:
         """The nodes from ``start`` to the tree's end when every one is a move alone of a plain
         value (``;W[31hefe]``, gnubg's game without analysis or comments), each a match of
-        the blanks before it, ``W`` or ``B`` and its value; None for any other text, which
-        :meth:`main_line` reads."""
+        the blanks before it and the move without its brackets' end (``W[31hefe``: one key
+        for the side and its value); None for any other text, which :meth:`main_line` reads."""
         if _PLAIN_TAIL.match(self.text, start) is None:
             return None
         return _MOVE_NODE.finditer(self.text, start)
