@@ -169,8 +169,9 @@ class SgfGame(TreeReader):
         plays = record.plays
         append = plays.append
         turn, last_side = 1, ""
-        line = self.first_line
-        line_start = 0
+        # the line and its start where the root ended (its values may run over lines: GC)
+        line = self.first_line + self.text.count("\n", 0, self.stopped_at)
+        line_start = self.text.rfind("\n", 0, self.stopped_at) + 1
         known = PLAIN_READ
         if len(known) > PLAIN_KEPT:
             known.clear()

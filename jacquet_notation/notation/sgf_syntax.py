@@ -35,8 +35,10 @@ _ROOT_OPEN = re.compile(r"\s*\(\s*;")
 _ROOT_VALUE = re.compile(r"\s*([A-Z]*)\s*\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
 #: what must follow a well-formed root: the next node or a parenthesis
 _ROOT_END = re.compile(r"\s*(?=[;()])")
-_MOVE_NODE = re.compile(r"(\s*);([WB]\[[^\\\]]*)\]")
-_PLAIN_TAIL = re.compile(r"(?:\s*;[WB]\[[^\\\]]*\])*\s*\)\s*\Z")
+#: a move alone of a plain value on one line (a line break inside it is left to the token
+#: loop, which counts it), and the tail of a tree made of nothing else
+_MOVE_NODE = re.compile(r"(\s*);([WB]\[[^\\\]\n]*)\]")
+_PLAIN_TAIL = re.compile(r"(?:\s*;[WB]\[[^\\\]\n]*\])*\s*\)\s*\Z")
 _UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _SOFT_BREAK = re.compile(r"\\\r?\n")
 
@@ -167,7 +169,7 @@ class TreeReader:
         if opened is None:
             return None
         at = opened.end()
-        node = Node(offset=at)
+        node = Node(offset=at - 1)  # at its ";", as the token loop places a node
         properties = node.properties
         prop: Property | None = None
         value = _ROOT_VALUE.match
@@ -183,10 +185,9 @@ class TreeReader:
             else:
                 prop.values.append(read)
             at = found.end()
-        end = _ROOT_END.match(text, at)
-        if end is None:
+        if _ROOT_END.match(text, at) is None:
             return None
-        self.stopped_at = end.end()
+        self.stopped_at = at  # before the blanks, which place the next node's line
         return node
 
     def plain_moves(self, start: int) -> Iterator[re.Match[str]] | None:

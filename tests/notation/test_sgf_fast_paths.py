@@ -9,6 +9,7 @@ from jacquet_notation.errors import NotationError
 from jacquet_notation.notation import parse_games
 from jacquet_notation.notation.sgf_moves import play_moves
 from jacquet_notation.notation.sgf_syntax import Node, TreeReader, sgf_games
+from jacquet_notation.record import GameRecord
 
 ROOTS = [
     "(;FF[4]GM[6]CA[UTF-8]MI[length:7][game:0][ws:0][bs:0]PW[a]PB[b]RU[Crawford];W[31hefe])",
@@ -106,3 +107,30 @@ def test_a_play_is_read_a_pair_of_letters_at_a_time(
     assert [m.start for m in black] == [
         m.start if m.start in (0, 25) else 25 - m.start for m in read
     ]
+
+
+@pytest.mark.unit
+def test_plain_moves_are_placed_as_the_careful_reading_places_them() -> None:
+    plain = "(;FF[4]GM[6]\n;W[31hefe]\n;B[double]\n;W[take]\n  ;B[42abcd] ;W[7]\n;B[11]\n)\n"
+    # a comment on the last node: the same moves, read node by node by the careful path
+    careful = plain.replace(";B[11]", ";B[11]C[why]")
+    (fast,) = parse_games(plain, "x.sgf")
+    (slow,) = parse_games(careful, "x.sgf")
+
+    def places(record: GameRecord) -> list[tuple[object, ...]]:
+        return [(p.side, p.turn, p.dice, p.action, p.text, p.moves, p.span) for p in record.plays]
+
+    assert places(fast) == places(slow)
+    assert [tuple(p.span)[:2] for p in fast.plays] == [(2, 2), (3, 2), (4, 2), (5, 4)]
+    errors = [(e.line, e.column, str(e)) for e in fast.errors]
+    assert errors == [(e.line, e.column, str(e)) for e in slow.errors]
+    assert errors[0][:2] == (5, 15)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("text", ["(;)\n", "(;FF[4]CA[UTF-8];W[31hefe])\n"])
+def test_a_root_without_gm_is_placed_at_its_semicolon(text: str) -> None:
+    (record,) = parse_games(text, "x.sgf")
+    (error,) = record.errors
+    assert (error.line, error.column) == (1, 2)
+    assert "expected GM[6]" in str(error)
