@@ -62,6 +62,9 @@ class SgfGame(TreeReader):
 
     #: the program that wrote the file (``AP``), named as the analyser of its analysis
     application = "GNU Backgammon"
+    #: the root node as the tree's root alone reads it (None: not read), which is the match's
+    #: properties where this is the file's first game
+    root_node: Node | None = None
 
     def read(self, match: dict[str, Property]) -> GameRecord:
         record = GameRecord(file=self.file, index=self.index, text=self.text)
@@ -69,6 +72,7 @@ class SgfGame(TreeReader):
         record.span = Span(self.first_line, 1, self.first_line + lines, 1)
         try:
             root = self.main_line(root_only=True)
+            self.root_node = root[0] if root else Node()
             plain = self.plain_moves(self.stopped_at) if root else None
             nodes = root if plain is not None else self.main_line()
             if not nodes:
@@ -401,7 +405,10 @@ def _match_properties(preamble: str) -> dict[str, Property]:
         nodes = TreeReader(preamble, 1, None, 1).main_line(root_only=True)
     except NotationError:
         return {}
-    root = nodes[0] if nodes else Node()
+    return _of_root(nodes[0] if nodes else Node())
+
+
+def _of_root(root: Node) -> dict[str, Property]:
     return {p.name: p for p in root.properties if p.name in MATCH_PROPERTIES}
 
 
@@ -410,4 +417,13 @@ def parse_sgf_game(
 ) -> GameRecord:
     """The record of one game tree of an SGF file (its text from ``first_line``), with the
     match's properties of the first game's root node, ``preamble`` (the first game's text)."""
+    if preamble and text == preamble:
+        # the file's first game: the match's properties are its own root's, read once, as
+        # its reading reads it, for the games after it (match_properties reads it no more)
+        game = SgfGame(text, first_line, file, index)
+        record = game.read({})
+        if game.root_node is not None:
+            _LAST_MATCH.clear()
+            _LAST_MATCH[preamble] = _of_root(game.root_node)
+        return record
     return SgfGame(text, first_line, file, index).read(match_properties(preamble))

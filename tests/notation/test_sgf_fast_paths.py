@@ -134,3 +134,18 @@ def test_a_root_without_gm_is_placed_at_its_semicolon(text: str) -> None:
     (error,) = record.errors
     assert (error.line, error.column) == (1, 2)
     assert "expected GM[6]" in str(error)
+
+
+@pytest.mark.unit
+def test_the_first_games_match_properties_reach_the_games_after_it() -> None:
+    first = "(;FF[4]GM[6]EV[Open]DT[2024-05-11]PW[a]PB[b]\n;W[31hefe])\n"
+    text = first + "(;FF[4]GM[6]PW[a]PB[b]\n;W[42hdfd])\n(;FF[4]GM[6]EV[Cup]\n;W[42hdfd])\n"
+    games = parse_games(text, "x.sgf")
+    assert [(g.tags.get("Event"), g.tags.get("Date")) for g in games] == [
+        ("Open", "2024.05.11"),
+        ("Open", "2024.05.11"),
+        ("Cup", "2024.05.11"),
+    ]
+    # read again with another first game: nothing kept from the file before
+    (alone,) = parse_games("(;FF[4]GM[6]PW[a]PB[b]\n;W[42hdfd])\n", "y.sgf")
+    assert "Event" not in alone.tags
