@@ -11,7 +11,7 @@ import functools
 from typing import Any
 
 from ..record import Action, Move, Side
-from .sgf_analysis import moves_of
+from .sgf_analysis import letter_point
 
 #: the cube's words of a move node
 CUBE_ACTIONS: dict[str, Action] = {"double": "double", "take": "take", "drop": "drop"}
@@ -24,35 +24,71 @@ def dice_of(text: str) -> tuple[int, int] | None:
     return ROLLS.get(text)
 
 
-#: the plain move values read so far, by side (a match repeats its plays): at most
-#: ``PLAIN_KEPT`` of them, forgotten together past that
-PLAIN_READ: dict[str, dict[str, Any]] = {"W": {}, "B": {}}
+#: the plain move nodes read so far, by their side and value (``W[31hefe``: a match repeats
+#: its plays): at most ``PLAIN_KEPT`` of them, forgotten together past that
+PLAIN_READ: dict[str, Any] = {}
 PLAIN_KEPT = 20_000
 UNREAD = object()
 
+#: a plain move's reading: its side, dice, cube action, moves and the play's text
+PlainPlay = tuple[Side, tuple[int, int] | None, Action | None, tuple[Move, ...], str]
 
-def plain_play(
-    value: str, side: Side
-) -> tuple[tuple[int, int] | None, Action | None, tuple[Move, ...], str] | None:
-    """A move node's value read once for every play written so: ``(dice, cube action, moves,
-    the play's text)``; None where it is neither a cube action nor a roll and its moves."""
+
+def plain_play(key: str) -> PlainPlay | None:
+    """A move node's side and value (``W[31hefe``) read once for every play written so; None
+    where the value is neither a cube action nor a roll and its moves."""
+    side: Side = "black" if key[0] == "B" else "white"
+    value = key[2:]
     action = CUBE_ACTIONS.get(value)
     if action is not None:
-        return None, action, (), value
+        return side, None, action, (), value
     dice = ROLLS.get(value[:2])
     moves = play_moves(value[2:], side) if dice is not None else None
     if dice is None or moves is None:
         return None
-    return dice, None, moves, value if moves else value + ":"
+    return side, dice, None, moves, value if moves else value + ":"
+
+
+def _pair_moves(side: Side) -> dict[str, Move]:
+    """Every pair of gnubg's letters (``a``..``z``) as the move it writes for ``side``."""
+    letters = [chr(code) for code in range(97, 123)]
+    pairs = {}
+    for first in letters:
+        for second in letters:
+            start, end = letter_point(first, side), letter_point(second, side)
+            assert start is not None and end is not None
+            pairs[first + second] = Move(start, end)
+    return pairs
+
+
+#: the moves of gnubg's pairs of letters, by side: a play is read a pair at a time by look-up
+PAIR_MOVES: dict[Side, dict[str, Move]] = {
+    "white": _pair_moves("white"),
+    "black": _pair_moves("black"),
+}
 
 
 @functools.lru_cache(maxsize=4096)
 def play_moves(letters: str, side: Side) -> tuple[Move, ...] | None:
-    """A play's letters as its moves, grouped (:func:`grouped`); None past four pairs or for a
-    letter out of range. Kept by the letters: a match repeats the same plays (Moves are
-    immutable, so one tuple serves every play written so)."""
-    moves = moves_of(letters, side)
-    return None if moves is None or len(moves) > 4 else grouped(moves)
+    """A play's letters as its moves, grouped as :func:`grouped` groups them; None past four
+    pairs or for a letter out of range. Kept by the letters: a match repeats the same plays
+    (Moves are immutable, so one tuple serves every play written so)."""
+    if len(letters) % 2 or len(letters) > 8:
+        return None
+    pairs = PAIR_MOVES[side]
+    kept: list[Move] = []
+    last = ""
+    for at in range(0, len(letters), 2):
+        pair = letters[at : at + 2]
+        move = pairs.get(pair)
+        if move is None:
+            return None
+        if pair == last:  # the same move again (one letter, one point): counted
+            kept[-1] = kept[-1]._replace(count=kept[-1].count + 1)
+        else:
+            kept.append(move)
+        last = pair
+    return tuple(kept)
 
 
 def grouped(moves: tuple[Move, ...]) -> tuple[Move, ...]:

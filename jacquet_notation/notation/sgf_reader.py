@@ -62,6 +62,9 @@ class SgfGame(TreeReader):
 
     #: the program that wrote the file (``AP``), named as the analyser of its analysis
     application = "GNU Backgammon"
+    #: the root node as the tree's root alone reads it (None: not read), which is the match's
+    #: properties where this is the file's first game
+    root_node: Node | None = None
 
     def read(self, match: dict[str, Property]) -> GameRecord:
         record = GameRecord(file=self.file, index=self.index, text=self.text)
@@ -69,6 +72,7 @@ class SgfGame(TreeReader):
         record.span = Span(self.first_line, 1, self.first_line + lines, 1)
         try:
             root = self.main_line(root_only=True)
+            self.root_node = root[0] if root else Node()
             plain = self.plain_moves(self.stopped_at) if root else None
             nodes = root if plain is not None else self.main_line()
             if not nodes:
@@ -169,35 +173,39 @@ class SgfGame(TreeReader):
         plays = record.plays
         append = plays.append
         turn, last_side = 1, ""
-        line = self.first_line
-        line_start = 0
+        # the line and its start where the root ended (its values may run over lines: GC)
+        line = self.first_line + self.text.count("\n", 0, self.stopped_at)
+        line_start = self.text.rfind("\n", 0, self.stopped_at) + 1
         known = PLAIN_READ
-        if len(known["W"]) + len(known["B"]) > PLAIN_KEPT:
-            known["W"].clear()
-            known["B"].clear()
+        if len(known) > PLAIN_KEPT:
+            known.clear()
         for node in moves:
-            blank, colour, value = node.groups()
+            blank, key = node.groups()
+            read = known.get(key, UNREAD)
+            if read is UNREAD:
+                read = known[key] = plain_play(key)
             offset = node.start(2)
-            side: Side = "black" if colour == "B" else "white"
-            if plays:
-                turn = turn if last_side == "white" and side == "black" else turn + 1
-            last_side = side
             if "\n" in blank:  # the blanks before the node: gnubg writes a node a line
                 line += blank.count("\n")
                 line_start = node.start(1) + blank.rfind("\n") + 1
             column = offset - line_start + 1
             span = new_tuple(Span, (line, column, line, column + 1))
-            values = known[colour]
-            read = values.get(value, UNREAD)
-            if read is UNREAD:
-                read = values[value] = plain_play(value, side)
             if read is None:  # not a roll of two dice and up to four moves: ply says why
-                place = Property(colour, [value], offset)
+                side: Side = "black" if key[0] == "B" else "white"
+                if plays:
+                    turn = turn if last_side == "white" and side == "black" else turn + 1
+                last_side = side
+                place = Property(key[0], [key[2:]], offset)
                 append(self.ply(Node([place], offset), place, None, side, turn))
-            elif read[0] is None:
-                append(WrittenPlay(side, turn, None, action=read[1], text=value, span=span))
+                continue
+            side = read[0]
+            if plays:
+                turn = turn if last_side == "white" and side == "black" else turn + 1
+            last_side = side
+            if read[1] is None:
+                append(WrittenPlay(side, turn, None, action=read[2], text=read[4], span=span))
             else:
-                append(new_play(side, turn, read[0], read[2], read[3], span))
+                append(new_play(side, turn, read[1], read[3], read[4], span))
 
     def nodes(self, record: GameRecord, nodes: list[Node]) -> None:
         """The moves: one ply a node, in turns as a match file numbers its lines."""
@@ -397,7 +405,10 @@ def _match_properties(preamble: str) -> dict[str, Property]:
         nodes = TreeReader(preamble, 1, None, 1).main_line(root_only=True)
     except NotationError:
         return {}
-    root = nodes[0] if nodes else Node()
+    return _of_root(nodes[0] if nodes else Node())
+
+
+def _of_root(root: Node) -> dict[str, Property]:
     return {p.name: p for p in root.properties if p.name in MATCH_PROPERTIES}
 
 
@@ -406,4 +417,13 @@ def parse_sgf_game(
 ) -> GameRecord:
     """The record of one game tree of an SGF file (its text from ``first_line``), with the
     match's properties of the first game's root node, ``preamble`` (the first game's text)."""
+    if preamble and text == preamble:
+        # the file's first game: the match's properties are its own root's, read once, as
+        # its reading reads it, for the games after it (match_properties reads it no more)
+        game = SgfGame(text, first_line, file, index)
+        record = game.read({})
+        if game.root_node is not None:
+            _LAST_MATCH.clear()
+            _LAST_MATCH[preamble] = _of_root(game.root_node)
+        return record
     return SgfGame(text, first_line, file, index).read(match_properties(preamble))

@@ -24,18 +24,21 @@ _TOKEN = re.compile(
     re.DOTALL,
 )
 _STRUCTURE = re.compile(r"[\[()]")
-#: a line of one node whose values hold no bracket, parenthesis or escape (gnubg's move lines)
-_PLAIN_LINE = re.compile(r"[ \t]*;(?:[ \t]*[A-Z]+(?:\[[^\\\[\]()]*\])+)+[ \t]*\Z")
 #: the common node, one property of one plain value followed by the next node or the tree's
 #: end (``;W[31hefe]``): read whole, without the token loop
 _SIMPLE_NODE = re.compile(r"\s*;\s*([A-Z]{1,2})\[([^\\\]]*)\](?=\s*[;()])")
-_VALUES = r"(?:\s*\[(?:\\.|[^\\\]])*\])+"
-#: a root node, well formed and followed by the next node or the tree's end
-_ROOT_NODE = re.compile(rf"\s*\(\s*;((?:\s*[A-Z]+{_VALUES})*)\s*(?=[;()])", re.DOTALL)
-_PROPERTY = re.compile(rf"\s*([A-Z]+)({_VALUES})", re.DOTALL)
-_VALUE = re.compile(r"\[((?:\\.|[^\\\]])*)\]", re.DOTALL)
-_MOVE_NODE = re.compile(r"(\s*);([WB])\[([^\\\]]*)\]")
-_PLAIN_TAIL = re.compile(r"(?:\s*;[WB]\[[^\\\]]*\])*\s*\)\s*\Z")
+#: the opening of a tree and its root node, ``(;``
+_ROOT_OPEN = re.compile(r"\s*\(\s*;")
+#: one value of a well-formed root, after its property's name where it is the first value
+#: (the name empty for the values after it): the root is read by one match a value, a loop
+#: unrolled (``[^\\\]]*`` at a stretch) rather than one alternation a character
+_ROOT_VALUE = re.compile(r"\s*([A-Z]*)\s*\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
+#: what must follow a well-formed root: the next node or a parenthesis
+_ROOT_END = re.compile(r"\s*(?=[;()])")
+#: a move alone of a plain value on one line (a line break inside it is left to the token
+#: loop, which counts it), and the tail of a tree made of nothing else
+_MOVE_NODE = re.compile(r"(\s*);([WB]\[[^\\\]\n]*)\]")
+_PLAIN_TAIL = re.compile(r"(?:\s*;[WB]\[[^\\\]\n]*\])*\s*\)\s*\Z")
 _UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _SOFT_BREAK = re.compile(r"\\\r?\n")
 
@@ -95,8 +98,16 @@ def sgf_games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
         if not chunk:
             first = number
         chunk.append(line)
-        if not in_value and _PLAIN_LINE.match(line):
-            continue  # a node of plain values, nothing opened or closed
+        if (
+            not in_value
+            and line.endswith("]")
+            and "(" not in line
+            and ")" not in line
+            and "\\" not in line
+        ):
+            # nothing opened or closed: without an escape, any value opened on the line is
+            # closed by its last "]" (gnubg's move lines, ``;W[31hefe]``)
+            continue
         at = 0
         while True:
             if in_value:
@@ -151,26 +162,39 @@ class TreeReader:
         self.stopped_at = len(text)
 
     def _plain_root(self) -> Node | None:
-        """The root node read by three regular expressions, where it is well formed (else None:
-        the token loop reads it and says what is wrong); :attr:`stopped_at` set after it."""
-        root = _ROOT_NODE.match(self.text)
-        if root is None:
+        """The root node read a value at a time, where it is well formed (else None: the token
+        loop reads it and says what is wrong); :attr:`stopped_at` set after it."""
+        text = self.text
+        opened = _ROOT_OPEN.match(text)
+        if opened is None:
             return None
-        node = Node(offset=root.start(1))
-        for prop in _PROPERTY.finditer(self.text, root.start(1), root.end()):
-            values = [
-                _UNESCAPE.sub(_escaped, _SOFT_BREAK.sub("", v)) if "\\" in v else v
-                for v in _VALUE.findall(prop.group(2))
-            ]
-            node.properties.append(Property(prop.group(1), values, prop.start()))
-        self.stopped_at = root.end()
+        at = opened.end()
+        node = Node(offset=at - 1)  # at its ";", as the token loop places a node
+        properties = node.properties
+        prop: Property | None = None
+        value = _ROOT_VALUE.match
+        while (found := value(text, at)) is not None:
+            name, read = found.groups()
+            if "\\" in read:
+                read = _UNESCAPE.sub(_escaped, _SOFT_BREAK.sub("", read))
+            if name:
+                prop = Property(name, [read], found.start(1))
+                properties.append(prop)
+            elif prop is None:
+                return None  # a value before any name
+            else:
+                prop.values.append(read)
+            at = found.end()
+        if _ROOT_END.match(text, at) is None:
+            return None
+        self.stopped_at = at  # before the blanks, which place the next node's line
         return node
 
     def plain_moves(self, start: int) -> Iterator[re.Match[str]] | None:
         """The nodes from ``start`` to the tree's end when every one is a move alone of a plain
         value (``;W[31hefe]``, gnubg's game without analysis or comments), each a match of
-        the blanks before it, ``W`` or ``B`` and its value; None for any other text, which
-        :meth:`main_line` reads."""
+        the blanks before it and the move without its brackets' end (``W[31hefe``: one key
+        for the side and its value); None for any other text, which :meth:`main_line` reads."""
         if _PLAIN_TAIL.match(self.text, start) is None:
             return None
         return _MOVE_NODE.finditer(self.text, start)
