@@ -97,7 +97,7 @@ def read_filter(args: Any) -> TreeFilter:
     """The filter a position page's URL gives; a 400 in one line for a value that is none."""
     side = args.get("side", "").strip() or None
     if side not in (None, "white", "black"):
-        raise BadRequest(f"side: white or black expected, not {side[:20]!r}")
+        raise BadRequest(f"side: white or black expected, not {str(side)[:20]!r}")
     rules = args.get("rules", "").strip() or None
     if rules is not None and rules not in RULESET_NAMES:
         raise BadRequest(f"rules: one of {', '.join(RULESET_NAMES)} expected, not {rules[:20]!r}")

@@ -19,7 +19,7 @@ from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive
 from jacquet_notation.archive import search as search_module
 from jacquet_notation.archive.search import QueryError, read_query, search, walk_sql
 from jacquet_notation.archive.search_index import SEARCH_INDEXES
-from jacquet_notation.position import Position
+from jacquet_notation.position import SIDES, Position
 
 #: a few of the shared match files: real backgammon, with hits and the bar
 SHARED_FILES = sorted((SHARED_MAT / "Llabba").glob("*.txt"))[:4]
@@ -37,7 +37,7 @@ def _blocks(position: Position) -> bool:
     cross, each side's way walked point by point in White's numbering."""
     direction = position.direction
     if position.bar("white") or position.bar("black"):  # behind every man of the other side
-        return all(position.men(side) or position.bar(side) for side in ("white", "black"))
+        return all(position.men(side) or position.bar(side) for side in SIDES)
     white = set(position.men("white"))
     black = {Position.to_absolute("black", q, direction) for q in position.men("black")}
     for p in position.men("white"):
@@ -62,7 +62,7 @@ def _scan(db: Path) -> dict[str, dict[str, Any]]:
     found = {}
     for key, names in rules.items():
         position = Position.from_key(key)
-        pips = {side: position.pips(side) for side in ("white", "black")}
+        pips = {side: position.pips(side) for side in SIDES}
         mover = position.turn
         found[key] = {
             "turn": mover,
@@ -70,10 +70,10 @@ def _scan(db: Path) -> dict[str, dict[str, Any]]:
             "pips": pips,
             "diff": pips[mover] - pips["black" if mover == "white" else "white"],
             "contact": _blocks(position),
-            "off": {side: position.off(side) for side in ("white", "black")},
-            "bar": {side: position.bar(side) for side in ("white", "black")},
+            "off": {side: position.off(side) for side in SIDES},
+            "bar": {side: position.bar(side) for side in SIDES},
             "men": {"white": position.men("white"), "black": position.men("black")},
-            "courier": {side: position.in_courier_phase(side) for side in ("white", "black")},
+            "courier": {side: position.in_courier_phase(side) for side in SIDES},
         }
     return found
 
