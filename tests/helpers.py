@@ -427,3 +427,49 @@ def alias_records(path: Path) -> Path:
         record.tags.update(Event=event, Source=source, White=white, Black=black)
     path.write_text("\n\n".join(write_game(record) for record in records) + "\n", "utf-8")
     return path
+
+
+def replay_ids(match: Path, number: int) -> list[tuple[str, str]]:
+    """(gnubg ID, XGID) at the start and after each ply of game ``number`` of ``match``, as
+    ``jacquet replay --ids`` prints them (a real subprocess): what the pages and the XML must
+    say too."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "jacquet_notation",
+            "replay",
+            str(match),
+            "--game",
+            str(number),
+            "--ids",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [line.split() for line in done.stdout.splitlines() if line.startswith("gnubg ID:")]
+    return [(words[2], words[3]) for words in lines]
+
+
+def gnubg_match_id(gnubg: Any, state: Any) -> str:
+    """gnubg's own Match ID of a ``position_ids.MatchState`` (gnubg's Python module, GPL,
+    optional: the caller imports it). gnubg's player 0 is O (Black), 1 is X (White); with a
+    double pending its player on move is the doubler, on roll the one to decide."""
+    player = {"black": 0, "white": 1}
+    owner = -1 if state.owner is None else player[state.owner]
+    cube = gnubg.cubeinfo(
+        state.cube,
+        owner,
+        player[state.mover],
+        state.length,
+        (state.score[1], state.score[0]),
+        int(state.crawford),
+        0,
+    )
+    turn = 1 - player[state.mover] if state.doubled else player[state.mover]
+    position = gnubg.posinfo(turn, 0, int(state.doubled), 1, state.dice or (0, 0))
+    return str(gnubg.matchid(cube, position))

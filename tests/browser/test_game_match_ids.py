@@ -3,14 +3,13 @@ XGID with the cube and score: the IDs ``jacquet replay --ids`` prints for the sa
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 from helpers import SHARED_MAT, build_archive, query
+from helpers import replay_ids as helpers_replay_ids
 
 MATCH = SHARED_MAT / "lasse" / "MrPurple - Lasse 3pt Backgammon Studio 2024_05_11 20_10_33.txt"
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,18 +30,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def replay_ids(number: int) -> list[tuple[str, str]]:
     """(gnubg ID, XGID) at the start and after each ply, as ``jacquet replay --ids`` says."""
-    command = [sys.executable, "-m", "jacquet_notation", "replay", str(MATCH), "--game"]
-    done = subprocess.run(
-        [*command, str(number), "--ids"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    words = [line.split() for line in done.stdout.splitlines() if line.startswith("gnubg ID:")]
-    return [(w[2], w[3]) for w in words]
+    return helpers_replay_ids(MATCH, number)
 
 
 def shown(page: Any) -> tuple[str, str]:

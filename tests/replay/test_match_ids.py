@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import gnubg_match_id
 
 from jacquet_notation.match.states import states_after
 from jacquet_notation.notation import read_games
@@ -130,16 +131,4 @@ def test_our_match_ids_are_gnubgs() -> None:
             dice=draw.choice([None, rolled]),
             jacoby=not length,
         )
-        player = {"black": 0, "white": 1}
-        owner = -1 if state.owner is None else player[state.owner]
-        cube = gnubg.cubeinfo(
-            state.cube,
-            owner,
-            player[state.mover],
-            state.length,
-            (state.score[1], state.score[0]),  # gnubg's (player 0, player 1): (O, X)
-            int(state.crawford),
-            0,
-        )
-        position = gnubg.posinfo(player[state.mover], 0, 0, 1, state.dice or (0, 0))
-        assert gnubg.matchid(cube, position) == match_id(state), state
+        assert gnubg_match_id(gnubg, state) == match_id(state), state

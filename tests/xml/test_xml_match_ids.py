@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import gnubg_match_id
+from helpers import replay_ids as helpers_replay_ids
 from lxml import etree
 
 from jacquet_notation.notation import read_games
@@ -45,18 +47,7 @@ def exported(tmp_path: Path, path: Path) -> etree._Element:
 def replay_ids(number: int) -> list[tuple[str, str]]:
     """``jacquet replay --ids`` of game ``number`` of the match: (gnubg ID, XGID) after each
     ply, the start's left out."""
-    command = [sys.executable, "-m", "jacquet_notation", "replay", str(MATCH), "--game"]
-    done = subprocess.run(
-        [*command, str(number), "--ids"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    lines = [line.split() for line in done.stdout.splitlines() if line.startswith("gnubg ID:")]
-    return [(words[2], words[3]) for words in lines[1:]]
+    return helpers_replay_ids(MATCH, number)[1:]
 
 
 @pytest.mark.integration
@@ -120,7 +111,6 @@ def test_a_cube_taken_shows_in_the_ids_after_it() -> None:
 def test_the_match_ids_of_a_real_match_are_gnubgs(tmp_path: Path) -> None:
     import gnubg  # type: ignore[import-not-found,import-untyped,unused-ignore]  # GPL, optional
 
-    player = {"black": 0, "white": 1}
     matches = ROOT / "corpus" / "valid" / "backgammon-mat"
     path = sorted(matches.glob("*.mat"))[0]
     checked = doubles = 0
@@ -129,21 +119,7 @@ def test_the_match_ids_of_a_real_match_are_gnubgs(tmp_path: Path) -> None:
         if text is None:
             continue
         state = from_match_id(text)
-        owner = -1 if state.owner is None else player[state.owner]
-        cube = gnubg.cubeinfo(
-            state.cube,
-            owner,
-            player[state.mover],
-            state.length,
-            (state.score[1], state.score[0]),  # gnubg's (player 0, player 1): (O, X)
-            int(state.crawford),
-            0,
-        )
-        # a double pending: gnubg's player on move is the doubler, on roll the one to decide
-        turn = 1 - player[state.mover] if state.doubled else player[state.mover]
-        dice = state.dice or (0, 0)
-        position = gnubg.posinfo(turn, 0, int(state.doubled), 1, dice)
-        assert gnubg.matchid(cube, position) == text
+        assert gnubg_match_id(gnubg, state) == text
         checked += 1
         doubles += state.doubled
     assert checked > 20 and doubles > 0
