@@ -112,12 +112,9 @@ def _holding(conn: Connection, game_id: str, line: list[_Ply]) -> list[str]:
         + " LIMIT ?",
         (line[-1][2], len(line), _group(conn, game_id), game_id, MOST_CANDIDATES),
     )
-    found = []
-    for other, end in list(rows):
-        window = _window(conn, other, end - len(line) + 1, end)
-        if window == line:
-            found.append(other)
-    return found
+    return [
+        other for other, end in list(rows) if _holds(conn, other, end - len(line) + 1, end, line)
+    ]
 
 
 def _held(
@@ -150,15 +147,22 @@ def _held(
     return found
 
 
-def _window(conn: Connection, game_id: str, first: int, last: int) -> list[_Ply]:
-    """Plies ``first`` to ``last`` (1-based) of a game, as compared."""
-    return [
-        (dice, before, after)
-        for dice, before, after in conn.execute(
-            GAME_LINE.format(plies=" AND p.ply BETWEEN ? AND ?"),
-            (game_id, first, last),
-        )
-    ]
+def _holds(conn: Connection, game_id: str, first: int, last: int, line: list[_Ply]) -> bool:
+    """Whether plies ``first`` to ``last`` (1-based) of a game are ``line``, read in order only
+    until one differs: most candidates through a position part from the line at its first ply
+    (another roll), and a whole window read for each was most of an import's groups."""
+    plies = conn.execute(
+        GAME_LINE.format(plies=" AND p.ply BETWEEN ? AND ?"), (game_id, first, last)
+    )
+    count = 0
+    try:
+        for dice, before, after in plies:
+            if count == len(line) or (dice, before, after) != line[count]:
+                return False
+            count += 1
+    finally:
+        plies.close()
+    return count == len(line)
 
 
 def _join(conn: Connection, one: str, another: str) -> None:

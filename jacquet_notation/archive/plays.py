@@ -14,7 +14,7 @@ from typing import Any
 
 import sqlite_utils
 
-from ..position import Position
+from ..position import Position, Side
 
 #: the stored columns of a play (``plies``), of which the view ``turns`` reads as the
 #: table of that name read until version 6. What a play shares with its neighbours or its game
@@ -83,6 +83,26 @@ def position_counts(position: Position) -> int:
         | position.off("white") << _SHIFTS["white_off"]
         | position.off("black") << _SHIFTS["black_off"]
     )
+
+
+def counts_after(counts: int, mover: Side, moved: int, borne_off: int, after: Side) -> int:
+    """:func:`position_counts` of the position a play reaches, from ``counts``, those of the
+    position it was played from: the mover's pips less ``moved``, ``borne_off`` more of its men
+    off, ``after`` to move (a cube action's play leaves the turn where it was). Only for a play
+    that hits nothing and shares nothing, so that the opponent's counts stay as they were: the
+    archive's loop of plays knows these already, and a play's counts then cost no look at its
+    position."""
+    if mover == "black":
+        moved <<= _SHIFTS["black_pips"]
+        borne_off <<= _SHIFTS["black_off"]
+    else:
+        borne_off <<= _SHIFTS["white_off"]
+    counts = (counts - moved + borne_off) & ~_BLACK_TO_MOVE
+    return counts | _BLACK_TO_MOVE if after == "black" else counts
+
+
+#: the bit of ``counts`` that says Black is to move
+_BLACK_TO_MOVE = 1 << _SHIFTS["black_to_move"]
 
 
 def count_column(name: str, counts: str = "p.counts") -> str:

@@ -22,13 +22,13 @@ from ..match import GameSummary, check_game, match_errors, outcome
 from ..notation import GameChunk, parse_chunk, parse_game, split_games, write_game
 from ..position import Position
 from ..record import MOVE_TEXTS, GameRecord, WrittenPlay
-from ..replay import ReplayedGame, consistent_rulesets, replay
+from ..replay import ReplayedGame, ReplayedPly, consistent_rulesets, replay
 from ..reporting import describe_error, headline, suggestions
 from ..rules import Rules
 from ..stored_text import pack
 from .decisions import DecisionRow, analyser_columns, decision_rows, format_of
 from .names import iso_date, normalise_name
-from .plays import position_counts
+from .plays import counts_after, position_counts
 
 # --------------------------------------------------------------------------------------------
 # The rows of a game
@@ -172,12 +172,6 @@ def derive_chained(
     return derive(record, rules, import_id, across), summary
 
 
-def _cube_text(written: WrittenPlay) -> str:
-    """A cube action as the .jqt writes it: ``double 2``, ``take``, ``drop``, ``beaver 4``."""
-    action = written.action or ""
-    return f"{action} {written.cube}" if written.cube is not None else action
-
-
 def derive_batch(
     chunks: Sequence[GameChunk],
     rules: Rules | None,
@@ -301,11 +295,30 @@ def _share(opponent_steps: Sequence[Step]) -> str:
     return " ".join([MOVE_TEXTS[s.hit][s.start][s.end] for s in opponent_steps])
 
 
-def _note(written: WrittenPlay, comments: list[str]) -> str:
-    """A ply's comments as its turn row's note; they join the game's ``comments`` too."""
+def _note_row(
+    number: int,
+    ply: ReplayedPly,
+    game: ReplayedGame,
+    record: GameRecord,
+    shared: str | None,
+    comments: list[str],
+) -> NoteRow:
+    """The notes row of a ply that has any (few do); its comments join the game's, and a cube
+    action is written as the .jqt writes it: ``double 2``, ``take``, ``beaver 4``."""
+    written = ply.written
     notes = written.comments_before + written.comments
     comments.extend(notes)
-    return "\n".join(notes)
+    action = written.action or ""
+    cube = f"{action} {written.cube}" if written.cube is not None else action
+    return (
+        number,
+        written.annotation,
+        " ".join([f"${nag}" for nag in written.nags]) if written.nags else None,
+        "\n".join(notes) if notes else None,
+        describe_error(game, record, ply.error) if ply.error else None,
+        shared,
+        cube if written.is_cube_action else None,
+    )
 
 
 class _Plies:
@@ -332,6 +345,7 @@ class _Plies:
         last_turn = 0
         last_position: Position | None = None
         last_after: str | None = None  # the previous play's key_after
+        last_counts: int | None = None  # the counts of last_position, once counted
         dice_text, step_text, sides, spelled = _DICE, MOVE_TEXTS, _SIDE_NUMBER, _SPELLED_ROLL
         for number, ply in enumerate(game.plies, 1):
             written = ply.written
@@ -343,21 +357,31 @@ class _Plies:
             before_key = key_after = steps = moved = shared = counts = None
             if not stopped:
                 before = ply.before
-                if before is not last_position:
+                chained = before is last_position
+                if not chained:
                     key = before.key()
                     if key != last_after:
                         before_key = key
                 play = ply.play
                 if play is not None:
                     position = last_position = play.position
-                    played = play.steps
-                    steps = " ".join([step_text[s.hit][s.start][s.end] for s in played])
-                    moved = sum([s.start - s.end for s in played])
+                    texts = []
+                    moved = off = hit = 0
+                    for s in play.steps:
+                        texts.append(step_text[s.hit][s.start][s.end])
+                        moved += s.start - s.end
+                        off += not s.end
+                        hit |= s.hit
+                    steps = " ".join(texts)
                     opponent_steps = play.opponent_steps
                     if opponent_steps:
                         shared = _share(opponent_steps)
                     key_after = final_key = position.key()
-                    counts = position_counts(position)
+                    if chained and last_counts is not None and not hit and not opponent_steps:
+                        counts = counts_after(last_counts, before.turn, moved, off, position.turn)
+                    else:  # a hit or a share moves the other side too: counted afresh
+                        counts = position_counts(position)
+                    last_counts = counts
                 elif ply.after is None:
                     stopped = True
                 else:
@@ -401,19 +425,7 @@ class _Plies:
                 or written.comments_before
                 or (written.action is not None and written.is_cube_action)
             ):
-                self.notes.append(
-                    (
-                        number,
-                        written.annotation,
-                        " ".join([f"${nag}" for nag in written.nags]) if written.nags else None,
-                        _note(written, comments)
-                        if written.comments or written.comments_before
-                        else None,
-                        describe_error(game, record, ply.error) if ply.error else None,
-                        shared,
-                        _cube_text(written) if written.is_cube_action else None,
-                    )
-                )
+                self.notes.append(_note_row(number, ply, game, record, shared, comments))
             last_after = key_after
         self.final_key = final_key
         self.last_turn = last_turn

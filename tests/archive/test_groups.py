@@ -7,11 +7,14 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import SHARED_MAT, as_version_10, one, rows
 
-from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
+from jacquet_notation.archive import SCHEMA_VERSION, groups, import_paths, open_archive, rebuild
+from jacquet_notation.archive.groups import refresh_groups
+from jacquet_notation.archive.plays import GAME_LINE
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import parse_game, read_games, write_game
 from jacquet_notation.record import GameRecord, Move
@@ -129,3 +132,37 @@ def test_a_real_game_reprinted_misprinted_and_cut_is_one_group(tmp_path: Path) -
     assert len(groups) == 1 and {"Reprinted", "Misprint", "Fragment", "Early"} < groups[0]
     # the match's other games are printings of nothing: the group is the game and its books
     assert one(db, "SELECT count(*) FROM game_groups") == 5
+
+
+def _whole_window(conn: Any, game_id: str, first: int, last: int, line: list[Any]) -> bool:
+    """The reference for ``groups._holds``: the candidate's whole window read, then compared."""
+    query = GAME_LINE.format(plies=" AND p.ply BETWEEN ? AND ?")
+    return [tuple(ply) for ply in conn.execute(query, (game_id, first, last))] == line
+
+
+@pytest.mark.slow
+def test_a_window_read_until_it_differs_finds_the_groups_a_whole_one_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    printed = _printings(_long_game(5))
+    whole = [printed[name] for name in ("game", "again", "misprint")]
+    files = [_write(tmp_path / "books.jqt", whole)]
+    more = list(generate_records(30, 9, Rules.named("jacquet")))
+    files.append(_write(tmp_path / "more.jqt", more))
+    if SHARED_MAT.is_dir():
+        files += [str(path) for path in sorted(SHARED_MAT.rglob("*.txt"))[::25]]
+    db = tmp_path / "a.db"
+    import_paths(db, files)
+    # the lines held by the games before: found through their last positions (``_holds``)
+    import_paths(db, [_write(tmp_path / "parts.jqt", [printed["fragment"], printed["early"]])])
+    last = one(db, "SELECT max(id) FROM imports")
+    found = []
+    for reading in (groups._holds, _whole_window):
+        monkeypatch.setattr(groups, "_holds", reading)
+        conn = sqlite3.connect(db)
+        with conn:
+            conn.execute("DELETE FROM game_groups")
+            refresh_groups(conn, last)
+        found.append(conn.execute("SELECT * FROM game_groups ORDER BY game_id").fetchall())
+        conn.close()
+    assert found[0] == found[1] and len(found[0]) >= 3
