@@ -7,6 +7,8 @@ new step lands here beside the others.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import sqlite_utils
 
 from . import store
@@ -37,28 +39,9 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
             _migrate_0_to_1(db)  # creates the whole current schema
         else:
             db.table("games").create_index(["result"], if_not_exists=True)
-            if version < 2:
-                _migrate_1_to_2(db)
-            if version < 3:
-                _migrate_2_to_3(db)
-            if version < 4:
-                _migrate_3_to_4(db)
-            if version < 5:
-                _migrate_4_to_5(db)
-            if version < 6:
-                _migrate_5_to_6(db)
-            if version < 7:
-                _migrate_6_to_7(db)
-            if version < 8:
-                _migrate_7_to_8(db)
-            if version < 9:
-                _migrate_8_to_9(db)
-            if version < 10:
-                _migrate_9_to_10(db)
-            if version < 11:
-                _migrate_10_to_11(db)
-            if version < 12:
-                _migrate_11_to_12(db)
+            for target, step in enumerate(_STEPS, start=2):
+                if version < target:
+                    step(db)
             if version < 7:  # the groups read the plays as the last step stores them
                 refresh_groups(db.conn)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -247,3 +230,21 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
     conn.execute("DROP TABLE _v0_games")
     if has_imports:
         conn.execute("DROP TABLE _v0_imports")
+
+
+#: the steps from version 1 on, in order: step N (from 2) takes an archive of version N - 1 to
+#: version N (a new step is added at the end, with SCHEMA_VERSION one more)
+_STEPS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
+    _migrate_1_to_2,
+    _migrate_2_to_3,
+    _migrate_3_to_4,
+    _migrate_4_to_5,
+    _migrate_5_to_6,
+    _migrate_6_to_7,
+    _migrate_7_to_8,
+    _migrate_8_to_9,
+    _migrate_9_to_10,
+    _migrate_10_to_11,
+    _migrate_11_to_12,
+)
+assert len(_STEPS) + 1 == SCHEMA_VERSION, "a schema step without its migration"
