@@ -27,6 +27,7 @@ from jacquet_notation.archive import import_paths
 from jacquet_notation.archive.schema import VIEWS
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import write_game
+from jacquet_notation.position import Position
 from jacquet_notation.record import GameRecord
 from jacquet_notation.rules import Rules
 
@@ -473,3 +474,16 @@ def gnubg_match_id(gnubg: Any, state: Any) -> str:
     turn = 1 - player[state.mover] if state.doubled else player[state.mover]
     position = gnubg.posinfo(turn, 0, int(state.doubled), 1, state.dice or (0, 0))
     return str(gnubg.matchid(cube, position))
+
+
+def reached_backgammon_position(db: Path) -> Position:
+    """A backgammon position a game of archive ``db`` reached, White on roll, past the start:
+    one a visitor would paste an ID of (the ID lookups' tests, in HTTP and in Chromium)."""
+    with sqlite3.connect(db) as conn:
+        keys = [row[0] for row in conn.execute("select key from positions order by key")]
+    for key in keys:
+        position = Position.from_key(key)
+        past_start = position.pips("white") != 167
+        if position.direction == "opposite" and position.turn == "white" and past_start:
+            return position
+    raise AssertionError("no backgammon position in the archive")

@@ -4,14 +4,13 @@ and open the position's page through the positions table's key; a real ``jacquet
 
 from __future__ import annotations
 
-import sqlite3
 import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from helpers import ROOT, build_archive
+from helpers import ROOT, build_archive, reached_backgammon_position
 
 from jacquet_notation.position import Position
 from jacquet_notation.position_ids import gnubg_id, xgid
@@ -26,18 +25,6 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def _reached(archive: Path) -> Position:
-    """A backgammon position a game of the archive reached, White on roll, not the start."""
-    with sqlite3.connect(archive) as conn:
-        keys = [row[0] for row in conn.execute("select key from positions order by key")]
-    for key in keys:
-        position = Position.from_key(key)
-        start = position.pips("white") == 167
-        if position.direction == "opposite" and position.turn == "white" and not start:
-            return position
-    raise AssertionError("no backgammon position in the archive")
-
-
 def _opened(url: str) -> tuple[int, str]:
     try:
         with urllib.request.urlopen(url, timeout=30) as response:
@@ -47,7 +34,7 @@ def _opened(url: str) -> tuple[int, str]:
 
 
 def test_every_id_of_a_reached_position_opens_its_page(server: str, archive: Path) -> None:
-    position = _reached(archive)
+    position = reached_backgammon_position(archive)
     page = f"/archive/-/position/{position.key()}"
     for spec in (position.key(), gnubg_id(position), xgid(position)):
         status, landed = _opened(f"{server}/archive/-/position?id={quote(spec, safe='')}")
@@ -60,7 +47,7 @@ def test_every_id_of_a_reached_position_opens_its_page(server: str, archive: Pat
 def test_an_id_with_its_match_part_finds_the_board(server: str, archive: Path) -> None:
     """gnubg's ``POSITIONID:MATCHID`` and an XGID with cube, score and length open the board's
     page: the match part says the match state, the board is what a position is looked up by."""
-    position = _reached(archive)
+    position = reached_backgammon_position(archive)
     page = f"/archive/-/position/{position.key()}"
     fields = xgid(position).split(":")
     # the cube at 2 owned by the player on roll, 2-3 in a 7-point match, no Crawford game
@@ -85,7 +72,7 @@ def test_a_bad_id_is_a_400_an_unreached_one_a_404_and_words_are_searched(server:
 def test_the_position_page_shows_both_ids_with_copy_buttons(server: str, archive: Path) -> None:
     from lxml import html
 
-    position = _reached(archive)
+    position = reached_backgammon_position(archive)
     url = f"{server}/archive/-/position/{position.key()}"
     with urllib.request.urlopen(url, timeout=30) as response:
         root = html.fromstring(response.read().decode())

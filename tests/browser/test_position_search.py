@@ -3,14 +3,12 @@ into the home page's search box; the position page shows both IDs and copies one
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, build_archive
+from helpers import ROOT, build_archive, reached_backgammon_position
 
-from jacquet_notation.position import Position
 from jacquet_notation.position_ids import gnubg_id, xgid
 
 
@@ -21,22 +19,10 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def _reached(archive: Path) -> Position:
-    """A backgammon position of the archive with White on roll, past the start."""
-    with sqlite3.connect(archive) as conn:
-        keys = [row[0] for row in conn.execute("select key from positions order by key")]
-    for key in keys:
-        position = Position.from_key(key)
-        past_start = position.pips("white") != 167
-        if position.direction == "opposite" and position.turn == "white" and past_start:
-            return position
-    raise AssertionError("no backgammon position in the archive")
-
-
 def test_pasting_an_xgid_or_a_gnubg_id_finds_the_position(
     server: str, archive: Path, page: Any
 ) -> None:
-    position = _reached(archive)
+    position = reached_backgammon_position(archive)
     for spec in (xgid(position), gnubg_id(position)):
         page.goto(f"{server}/")
         page.fill("#jacquet-home-q", spec)
