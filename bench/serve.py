@@ -158,20 +158,26 @@ def write_part(args: tuple[Path, int]) -> Path:
 def match_copies(copies: int, data: Path = MATCHES) -> list[str]:
     """The real match files, ``copies`` times over, each copy under a folder of its own.
 
-    A copy is a symbolic link (no second copy of the bytes on disk) under another path, so
-    the archive gives its games new ids, as a collection that holds one match twice would.
+    A copy is a file of its own: one ``; [Copy "NNN"]`` tag line, then the original's bytes.
+    An unchanged file is skipped by its sha256 and a game's id is the hash of its canonical
+    text, so a bare link to the original would add nothing; the tag, carried by every game
+    of the copy, makes each copy's games new games, as another server's record of the same
+    matches would be.
     """
     files = sorted(data.rglob("*.txt")) if copies else []  # the match files are .txt
-    linked = []
+    made = []
     for copy in range(copies):
         folder = OUT / "matches" / f"copy-{copy:03d}"
         folder.mkdir(parents=True, exist_ok=True)
+        tag = f'; [Copy "{copy:03d}"]\n'.encode("ascii")
         for number, source in enumerate(files):
-            link = folder / f"{number:04d}.txt"
-            if not link.exists():
-                link.symlink_to(source.resolve())
-            linked.append(str(link))
-    return linked
+            target = folder / f"{number:04d}.txt"
+            if target.is_symlink():
+                target.unlink()  # an earlier run's link: the original's sha256, skipped
+            if not target.exists():
+                target.write_bytes(tag + source.read_bytes())
+            made.append(str(target))
+    return made
 
 
 def build(games: int, jobs: int, copies: int = 0) -> Path:
