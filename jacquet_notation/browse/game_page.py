@@ -79,6 +79,9 @@ async def game_view(datasette: Any, request: Any) -> Response:
     tags = _tags(game)
     errors = _errors(game, damage)
     in_match = await game_in_match(datasette, db, name, game_id)
+    shares = await _sharing(datasette, db, name, game)
+    shared = {other["id"] for other in shares["games"]}
+    also = await also_in(datasette, db, name, game_id)
     context = {
         "metadata": footer_metadata(datasette, name),
         "database": name,
@@ -104,9 +107,10 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "script_url": static_url(datasette, "jacquet.js"),
         "options": _options(game.get("options")),
         "courier": _has_courier(game),
-        "shares": await _sharing(datasette, db, name, game),
+        "shares": shares,
         "race_chart": race_chart(states, turns),
-        "also": await also_in(datasette, db, name, game_id),
+        # a printing with the same plays is listed once, under the shares, not again here
+        "also": [row for row in also if row["id"] not in shared],
         "compare_url": compare_url(datasette, name, game_id),
         "analysis": await game_analysis(db, game, turns),
     }
@@ -216,6 +220,7 @@ async def _sharing(datasette: Any, db: Any, name: str, game: dict[str, Any]) -> 
         count = counted[0]["n"]
     for other in others:
         other["url"] = game_url(datasette, name, other["id"])
+        other["compare_url"] = compare_url(datasette, name, game["id"], other["id"])
     return {"count": count, "games": others}
 
 

@@ -208,6 +208,7 @@ def test_an_archive_of_version_5_is_migrated_to_groups(tmp_path: Path) -> None:
     assert "gap" in {r[1] for r in rows(db, "PRAGMA table_info(games)")}
 
 
+@pytest.mark.integration  # a real server: out of the quick unit tier
 def test_the_game_page_links_the_games_that_share_its_plays(tmp_path: Path) -> None:
     db = tmp_path / "copies.db"
     import_paths(db, [str(_copies(tmp_path, 3))])
@@ -217,9 +218,27 @@ def test_the_game_page_links_the_games_that_share_its_plays(tmp_path: Path) -> N
     with serving([str(db)], tmp_path) as server:
         with urllib.request.urlopen(f"{server}/copies/-/game/{ids[0]}", timeout=30) as response:
             tree: Any = html.fromstring(response.read())
-        links = [str(link) for link in tree.xpath("//section[@class='jacquet-shares']//a/@href")]
+        shares = "//section[@class='jacquet-shares']//a[not(@class)]/@href"
+        links = [str(link) for link in tree.xpath(shares)]
         assert sorted(link.rsplit("/", 1)[1] for link in links) == sorted(ids[1:])
         assert "2 other games share" in tree.text_content()
+        # each listed once: the printings with the same plays are not listed again under
+        # "Also in", though their group is the same (game_groups)
+        assert (
+            one(
+                db,
+                "SELECT COUNT(DISTINCT group_id) FROM game_groups WHERE game_id IN "
+                f"({','.join('?' * len(ids))})",
+                *ids,
+            )
+            == 1
+        )
+        assert tree.xpath("//a[@class='jacquet-also-game']") == []
+        compare = tree.xpath("//section[@class='jacquet-shares']//a[@class='jacquet-compare-link']")
+        assert len(compare) == 2
+        with urllib.request.urlopen(f"{server}{compare[0].get('href')}", timeout=30) as response:
+            page: Any = html.fromstring(response.read())
+        assert "0 plies differing." in page.text_content()
         with urllib.request.urlopen(f"{server}/copies/-/game/{lonely}", timeout=30) as response:
             alone: Any = html.fromstring(response.read())
         assert alone.xpath("//section[@class='jacquet-shares']") == []
