@@ -14,7 +14,6 @@ objects, which the loop would otherwise build for every play.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from lark import Token
@@ -30,6 +29,7 @@ from .words import (
     new_play,
     new_tuple,
     read_number,
+    replaced,
     spaced_turn_number,
     step_shape,
     word_patterns,
@@ -95,7 +95,7 @@ class GameReader(PlayWords):
             read_result(self, record, rest[result_at])
             after = tuple(comment_text(it) for it in rest[result_at + 1 :])
             if plays and after:
-                plays[-1] = replace(plays[-1], comments=plays[-1].comments + after)
+                plays[-1] = replaced(plays[-1], comments=plays[-1].comments + after)
             else:
                 record.comments.extend(after)
         record.plays = plays
@@ -133,13 +133,13 @@ class GameReader(PlayWords):
                 if kind == "COMMENT":
                     if plays:
                         last = plays[-1]
-                        plays[-1] = replace(last, comments=(*last.comments, comment_text(item)))
+                        plays[-1] = replaced(last, comments=(*last.comments, comment_text(item)))
                     else:
                         leading.append(comment_text(item))
                 elif kind == "ANNOTATION":
                     text = str(item).strip()
                     if after == "play":
-                        plays[-1] = replace(plays[-1], annotation=text)
+                        plays[-1] = replaced(plays[-1], annotation=text)
                         after = "annotation"
                         continue
                     if after:
@@ -173,22 +173,22 @@ class GameReader(PlayWords):
         value = read_number(text[1:])
         if value > 255:
             self.error("a glyph from $0 to $255", text, *token_at(token))
-        plays[-1] = replace(plays[-1], nags=(*plays[-1].nags, value))
+        plays[-1] = replaced(plays[-1], nags=(*plays[-1].nags, value))
 
     def variation(self, variation: Variation, plays: list[WrittenPlay]) -> None:
         if not plays:
             self.error("a play before the variation", "(", *token_at(variation.opening))
             return
-        replaced = plays[-1]
+        alternated = plays[-1]
         alternative: list[WrittenPlay] = []
-        numbering = Numbering(replaced.turn, replaced.side)
+        numbering = Numbering(alternated.turn, alternated.side)
         leading = self.line(variation.items, numbering, alternative, True, ")")
         if not alternative:
             self.error("a play in the variation", ")", *token_at(variation.closing))
             return
         if leading:
-            alternative[0] = replace(alternative[0], comments_before=tuple(leading))
-        plays[-1] = replace(replaced, variations=(*replaced.variations, tuple(alternative)))
+            alternative[0] = replaced(alternative[0], comments_before=tuple(leading))
+        plays[-1] = replaced(alternated, variations=(*alternated.variations, tuple(alternative)))
 
     def plays(
         self, token: Token, numbering: Numbering, plays: list[WrittenPlay], in_variation: bool
