@@ -26,6 +26,7 @@ from .tags import comment_text, read_result, read_tags
 from .words import (
     DICE_WORDS,
     STEP_SHAPES,
+    OpenPlay,
     new_play,
     new_tuple,
     read_number,
@@ -204,6 +205,7 @@ class GameReader(PlayWords):
         line, left = token_at(token)  # the column of offset ``at`` on the current line is at + left
         line += self.offset - 1  # the loop below adds one at every line, the first included
         moves: list[Move] | None = None  # the open play's moves (None when no play is open)
+        ended: Any  # a play closed: an OpenPlay made a WrittenPlay, as words.new_play does
         opened = _NONE_OPEN  # the open play's side, turn, dice and start
         end = end_line = end_column = 0  # where the open play ends so far
         # the open play has its "pass" (or its "unknown"); it is a roll whose play is not given
@@ -243,9 +245,15 @@ class GameReader(PlayWords):
                         end, end_line, end_column = consumed, line, consumed - 1 + left
                         continue
                 if moves is not None:
-                    ended = open_play(
-                        opened, moves, shared, unknown, text, end, end_line, end_column
-                    )
+                    if shared is None and not unknown:  # open_play's common case, inline
+                        side, turn, dice, begin, first_line, first_column = opened
+                        span = tuple_of(Span, (first_line, first_column, end_line, end_column))
+                        ended = OpenPlay(side, turn, dice, tuple(moves), text[begin:end], span, ())
+                        ended.__class__ = WrittenPlay
+                    else:
+                        ended = open_play(
+                            opened, moves, shared, unknown, text, end, end_line, end_column
+                        )
                     plays.append(ended)
                     moves = shared = None
                 if rolled is not None:

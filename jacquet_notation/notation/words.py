@@ -154,8 +154,9 @@ def _read_step(word: str) -> tuple[tuple[int, int, int, bool, int, int], ...]:
 # through their descriptors (tests/notation/test_record.py checks the two are equal).
 
 
-class _OpenPlay:
-    """A WrittenPlay under construction: WrittenPlay's slots, writable."""
+class OpenPlay:
+    """A WrittenPlay under construction: WrittenPlay's slots, writable (the reader's inner loop
+    builds its common play so, inline, as :func:`new_play` does)."""
 
     __slots__ = WrittenPlay.__slots__
 
@@ -196,7 +197,7 @@ def new_play(
     opponent_moves: tuple[Move, ...] = (),
 ) -> WrittenPlay:
     """``WrittenPlay(side, turn, dice, moves, text=..., span=..., opponent_moves=...)``, faster."""
-    play: Any = _OpenPlay(side, turn, dice, moves, text, span, opponent_moves)
+    play: Any = OpenPlay(side, turn, dice, moves, text, span, opponent_moves)
     play.__class__ = WrittenPlay
     return cast(WrittenPlay, play)
 
@@ -205,7 +206,7 @@ def replaced(play: WrittenPlay, **changes: Any) -> WrittenPlay:
     """``dataclasses.replace(play, **changes)``, faster: the reader adds an annotation, a glyph
     or a comment to the play before it by rebuilding it, and ``replace`` goes through
     ``__init__`` and every field's definition (a name not of WrittenPlay raises AttributeError)."""
-    twin: Any = _OpenPlay(
+    twin: Any = OpenPlay(
         play.side, play.turn, play.dice, play.moves, play.text, play.span, play.opponent_moves
     )
     twin.annotation = play.annotation
