@@ -194,11 +194,9 @@ class GameReader(PlayWords):
     def plays(
         self, token: Token, numbering: Numbering, plays: list[WrittenPlay], in_variation: bool
     ) -> bool:
-        """Read the turn numbers and plays of one token; True if its last word ended a play.
-
-        The inner loop (see the module's docstring): dice, steps and the expected turn number
-        read here, any other word by :meth:`word_in_play` or :meth:`other_word`.
-        """
+        """Read the turn numbers and plays of one token; True if its last word ended a play. The
+        inner loop (the module's docstring): dice, steps and the expected turn number read here,
+        any other word by :meth:`word_in_play` or :meth:`other_word`."""
         text = str(token)
         # "12. ..." (Black's number written apart): two words only the piece pattern reads as one
         spaced_marks = "..." in text and spaced_turn_number(text)
@@ -208,14 +206,10 @@ class GameReader(PlayWords):
         ended: Any  # a play closed: an OpenPlay made a WrittenPlay, as words.new_play does
         opened = _NONE_OPEN  # the open play's side, turn, dice and start
         end = end_line = end_column = 0  # where the open play ends so far
-        # the open play has its "pass" (or its "unknown"); it is a roll whose play is not given
-        had_play = open_pass = unknown = False
-        # The mover's moves once a " + " has opened the opponent's share (Versailles), whose
-        # steps then go to ``moves``; None while no share is open.
-        shared: list[Move] | None = None
+        had_play = open_pass = unknown = False  # the open play has its "pass", its "unknown"
+        shared: list[Move] | None = None  # the mover's moves once " + " opens the share
         search = consumed = row_start = 0
-        # Whose play comes next, synchronised with ``numbering`` around the slow paths.
-        next_side, next_turn = numbering.side, numbering.turn
+        next_side, next_turn = numbering.side, numbering.turn  # synchronised around slow paths
         dice_words, step_shapes, tuple_of, find = DICE_WORDS, STEP_SHAPES, new_tuple, text.find
         for row in text.split("\n"):
             line += 1
