@@ -266,7 +266,10 @@ class _Decisions:
     the input.
     """
 
+    #: the most stacks and steps remembered, and the deepest stack (a variation's nesting makes
+    #: it deeper): so that the table, and the cost of a game's learning, stay bounded
     MOST: ClassVar[int] = 20_000
+    DEEPEST: ClassVar[int] = 64
 
     def __init__(self) -> None:
         self.stacks: dict[tuple[int, ...], int] = {}
@@ -280,7 +283,7 @@ class _Decisions:
 
     def learn(self, tokens: list[Token]) -> Any:
         """Lark's items of a game's tokens, each step it takes remembered; None on an error
-        (for :func:`lark_parse` to raise)."""
+        (for :func:`lark_parse` to raise) or beyond the bounds (for it to read)."""
         interactive = parser().parse_interactive("", start="start")
         state = interactive.parser_state
         stack = self.first
@@ -288,6 +291,8 @@ class _Decisions:
         try:
             for token in tokens:
                 interactive.feed_token(token)
+                if len(state.state_stack) > self.DEEPEST or len(self.stacks) >= self.MOST:
+                    return None  # not remembered (variations nested deep): Lark reads it all
                 following = self.number(state.state_stack)
                 learned.append(((stack, token.type), following))
                 stack = following
@@ -307,7 +312,7 @@ def _decisions() -> _Decisions:
 
 def _remembered(tokens: list[Token]) -> list[Any] | None:
     """The items of a game's tokens by Lark's remembered decisions, else learned from Lark; None
-    on an error (the caller asks Lark, which raises it)."""
+    on an error or beyond the table's bounds (the caller asks Lark)."""
     decisions = _decisions()
     steps = decisions.steps
     stack = decisions.first

@@ -167,3 +167,15 @@ def test_the_bench_records_read_as_lark_reads_them() -> None:
             if cut > 0:
                 check_alike(text[:cut])
                 check_alike(text[: cut + 1])
+
+
+def test_variations_nested_deep_are_read_by_lark_and_leave_the_table_bounded() -> None:
+    _decisions.cache_clear()
+    for depth in (3, 40, 150):
+        text = "1. 6-5: 24/18 " + "(1. 6-5: 24/13 " * depth + ")" * depth + " *\n"
+        items = check_alike(text)
+        assert items[0] == "items"
+        assert f", {depth})" in str(items)  # the outer variation's depth, as Lark's transformer
+    decisions = _decisions()
+    assert len(decisions.stacks) < 100
+    assert max(len(stack) for stack in decisions.stacks) <= decisions.DEEPEST
