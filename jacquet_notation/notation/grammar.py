@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from lark import Lark, Token, Transformer
 from lark.common import LexerConf
-from lark.exceptions import UnexpectedCharacters
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 from lark.lexer import Lexer
 
 GRAMMAR = "jacquet.lark"
@@ -60,6 +60,10 @@ class Variation:
     closing: Token
     #: 1 for a variation holding none, else one more than the deepest variation it holds
     depth: int
+
+
+#: the transformer the parser calls (and :func:`_nest`, which reads what Lark would have)
+_SHAPE = _Shape()
 
 
 class FirstCharacterLexer(Lexer):
@@ -206,11 +210,25 @@ STARTS = ["start", "words"]
 def parser() -> Lark:
     """The one LALR parser, built on first use (about 30 ms) and kept for the process."""
     text = grammar_file().read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", lexer=FirstCharacterLexer, transformer=_Shape(), start=STARTS)
+    return Lark(text, parser="lalr", lexer=FirstCharacterLexer, transformer=_SHAPE, start=STARTS)
 
 
 def parse(text: str) -> Any:
     """The items of one record's text (the transformer's list), or Lark's ``UnexpectedInput``.
+
+    Read by :func:`_remembered` where it can: the same tokens, the same decision as Lark's,
+    without Lark's parser; a game with an error by :func:`lark_parse`, which raises it.
+    """
+    try:
+        tokens = list(_lexer().lex(text))
+    except UnexpectedCharacters:
+        return lark_parse(text)  # said by Lark, with the parser's state
+    items = _remembered(tokens)
+    return lark_parse(text) if items is None else items
+
+
+def lark_parse(text: str) -> Any:
+    """:func:`parse` through Lark's parser, always: its errors are the reader's.
 
     The one seam with Lark's internals: a character the lexer cannot read raises
     ``UnexpectedCharacters`` before the parser knows of it, so Lark's documented
@@ -225,6 +243,110 @@ def parse(text: str) -> Any:
         error.state = at.parser_state
         error.allowed = set(at.choices())  # type: ignore[no-untyped-call]
         raise
+
+
+@functools.cache
+def _lexer() -> FirstCharacterLexer:
+    """The parser's own lexer, to lex a text before choosing how to parse it."""
+    return FirstCharacterLexer(parser().lexer_conf)
+
+
+class _Decisions:
+    """Lark's LALR decisions on the games it has read, remembered for the games that follow.
+
+    An LALR parser decides by the types of the tokens alone, and a record's start rule keeps
+    its stack of states short, so the parser is a finite machine over those stacks: each stack
+    met is numbered, and a token's type from a stack leads to one next stack, or to an error.
+    A game whose every step is one Lark has taken before, ending on a stack Lark accepted the
+    end of the text from, is accepted without Lark's parser (its items are then its tokens, in
+    order, each variation nested by :func:`_nest`); a step not met yet goes to Lark's parser,
+    token by token, and is remembered if the game is accepted; an error goes to Lark
+    (:func:`lark_parse`), whose errors and messages are thus the same. The steps are few (some
+    thirty for the corpus, the stacks a dozen: more with deeper variations), bounded whatever
+    the input.
+    """
+
+    #: the most stacks and steps remembered, and the deepest stack (a variation's nesting makes
+    #: it deeper): so that the table, and the cost of a game's learning, stay bounded
+    MOST: ClassVar[int] = 20_000
+    DEEPEST: ClassVar[int] = 64
+
+    def __init__(self) -> None:
+        self.stacks: dict[tuple[int, ...], int] = {}
+        self.steps: dict[tuple[int, str], int] = {}
+        self.accepting: set[int] = set()
+        interactive = parser().parse_interactive("", start="start")
+        self.first = self.number(interactive.parser_state.state_stack)
+
+    def number(self, stack: list[int]) -> int:
+        return self.stacks.setdefault(tuple(stack), len(self.stacks))
+
+    def learn(self, tokens: list[Token]) -> Any:
+        """Lark's items of a game's tokens, each step it takes remembered; None on an error
+        (for :func:`lark_parse` to raise) or beyond the bounds (for it to read)."""
+        interactive = parser().parse_interactive("", start="start")
+        state = interactive.parser_state
+        stack = self.first
+        learned = []
+        try:
+            for token in tokens:
+                interactive.feed_token(token)
+                if len(state.state_stack) > self.DEEPEST or len(self.stacks) >= self.MOST:
+                    return None  # not remembered (variations nested deep): Lark reads it all
+                following = self.number(state.state_stack)
+                learned.append(((stack, token.type), following))
+                stack = following
+            items = interactive.feed_eof(tokens[-1] if tokens else None)  # type: ignore[no-untyped-call]
+        except UnexpectedInput:
+            return None
+        if len(self.steps) < self.MOST and len(self.stacks) < self.MOST:
+            self.steps.update(learned)
+            self.accepting.add(stack)
+        return items
+
+
+@functools.cache
+def _decisions() -> _Decisions:
+    return _Decisions()
+
+
+def _remembered(tokens: list[Token]) -> list[Any] | None:
+    """The items of a game's tokens by Lark's remembered decisions, else learned from Lark; None
+    on an error or beyond the table's bounds (the caller asks Lark)."""
+    decisions = _decisions()
+    steps = decisions.steps
+    stack = decisions.first
+    nested = False
+    for token in tokens:
+        kind = token.type
+        nested = nested or kind == "LPAR"
+        stack = steps.get((stack, kind), -1)
+        if stack < 0:
+            break
+    else:
+        if stack in decisions.accepting:
+            return _nest(tokens) if nested else tokens
+    items: list[Any] | None = decisions.learn(tokens)
+    return items
+
+
+def _nest(tokens: list[Token]) -> list[Any]:
+    """The items of an accepted game with variations: its tokens, each parenthesis and what it
+    holds made a :class:`Variation` by the transformer's own ``variation``, as Lark does as it
+    reduces the rule (the grammar's only rule that nests)."""
+    shape = _SHAPE
+    levels: list[list[Any]] = [[]]
+    for token in tokens:
+        kind = token.type
+        if kind == "LPAR":
+            levels.append([token])
+        elif kind == "RPAR":
+            held = levels.pop()
+            held.append(token)
+            levels[-1].append(shape.variation(held))
+        else:
+            levels[-1].append(token)
+    return levels[0]
 
 
 def terminal(name: str) -> str:

@@ -14,7 +14,6 @@ objects, which the loop would otherwise build for every play.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from lark import Token
@@ -27,9 +26,11 @@ from .tags import comment_text, read_result, read_tags
 from .words import (
     DICE_WORDS,
     STEP_SHAPES,
+    OpenPlay,
     new_play,
     new_tuple,
     read_number,
+    replaced,
     spaced_turn_number,
     step_shape,
     word_patterns,
@@ -95,7 +96,7 @@ class GameReader(PlayWords):
             read_result(self, record, rest[result_at])
             after = tuple(comment_text(it) for it in rest[result_at + 1 :])
             if plays and after:
-                plays[-1] = replace(plays[-1], comments=plays[-1].comments + after)
+                plays[-1] = replaced(plays[-1], comments=plays[-1].comments + after)
             else:
                 record.comments.extend(after)
         record.plays = plays
@@ -133,13 +134,13 @@ class GameReader(PlayWords):
                 if kind == "COMMENT":
                     if plays:
                         last = plays[-1]
-                        plays[-1] = replace(last, comments=(*last.comments, comment_text(item)))
+                        plays[-1] = replaced(last, comments=(*last.comments, comment_text(item)))
                     else:
                         leading.append(comment_text(item))
                 elif kind == "ANNOTATION":
                     text = str(item).strip()
                     if after == "play":
-                        plays[-1] = replace(plays[-1], annotation=text)
+                        plays[-1] = replaced(plays[-1], annotation=text)
                         after = "annotation"
                         continue
                     if after:
@@ -173,47 +174,42 @@ class GameReader(PlayWords):
         value = read_number(text[1:])
         if value > 255:
             self.error("a glyph from $0 to $255", text, *token_at(token))
-        plays[-1] = replace(plays[-1], nags=(*plays[-1].nags, value))
+        plays[-1] = replaced(plays[-1], nags=(*plays[-1].nags, value))
 
     def variation(self, variation: Variation, plays: list[WrittenPlay]) -> None:
         if not plays:
             self.error("a play before the variation", "(", *token_at(variation.opening))
             return
-        replaced = plays[-1]
+        alternated = plays[-1]
         alternative: list[WrittenPlay] = []
-        numbering = Numbering(replaced.turn, replaced.side)
+        numbering = Numbering(alternated.turn, alternated.side)
         leading = self.line(variation.items, numbering, alternative, True, ")")
         if not alternative:
             self.error("a play in the variation", ")", *token_at(variation.closing))
             return
         if leading:
-            alternative[0] = replace(alternative[0], comments_before=tuple(leading))
-        plays[-1] = replace(replaced, variations=(*replaced.variations, tuple(alternative)))
+            alternative[0] = replaced(alternative[0], comments_before=tuple(leading))
+        plays[-1] = replaced(alternated, variations=(*alternated.variations, tuple(alternative)))
 
     def plays(
         self, token: Token, numbering: Numbering, plays: list[WrittenPlay], in_variation: bool
     ) -> bool:
-        """Read the turn numbers and plays of one token; True if its last word ended a play.
-
-        The inner loop (see the module's docstring): dice, steps and the expected turn number
-        read here, any other word by :meth:`word_in_play` or :meth:`other_word`.
-        """
+        """Read the turn numbers and plays of one token; True if its last word ended a play. The
+        inner loop (the module's docstring): dice, steps and the expected turn number read here,
+        any other word by :meth:`word_in_play` or :meth:`other_word`."""
         text = str(token)
         # "12. ..." (Black's number written apart): two words only the piece pattern reads as one
         spaced_marks = "..." in text and spaced_turn_number(text)
         line, left = token_at(token)  # the column of offset ``at`` on the current line is at + left
         line += self.offset - 1  # the loop below adds one at every line, the first included
         moves: list[Move] | None = None  # the open play's moves (None when no play is open)
+        ended: Any  # a play closed: an OpenPlay made a WrittenPlay, as words.new_play does
         opened = _NONE_OPEN  # the open play's side, turn, dice and start
         end = end_line = end_column = 0  # where the open play ends so far
-        # the open play has its "pass" (or its "unknown"); it is a roll whose play is not given
-        had_play = open_pass = unknown = False
-        # The mover's moves once a " + " has opened the opponent's share (Versailles), whose
-        # steps then go to ``moves``; None while no share is open.
-        shared: list[Move] | None = None
+        had_play = open_pass = unknown = False  # the open play has its "pass", its "unknown"
+        shared: list[Move] | None = None  # the mover's moves once " + " opens the share
         search = consumed = row_start = 0
-        # Whose play comes next, synchronised with ``numbering`` around the slow paths.
-        next_side, next_turn = numbering.side, numbering.turn
+        next_side, next_turn = numbering.side, numbering.turn  # synchronised around slow paths
         dice_words, step_shapes, tuple_of, find = DICE_WORDS, STEP_SHAPES, new_tuple, text.find
         for row in text.split("\n"):
             line += 1
@@ -243,9 +239,15 @@ class GameReader(PlayWords):
                         end, end_line, end_column = consumed, line, consumed - 1 + left
                         continue
                 if moves is not None:
-                    ended = open_play(
-                        opened, moves, shared, unknown, text, end, end_line, end_column
-                    )
+                    if shared is None and not unknown:  # open_play's common case, inline
+                        side, turn, dice, begin, first_line, first_column = opened
+                        span = tuple_of(Span, (first_line, first_column, end_line, end_column))
+                        ended = OpenPlay(side, turn, dice, tuple(moves), text[begin:end], span, ())
+                        ended.__class__ = WrittenPlay
+                    else:
+                        ended = open_play(
+                            opened, moves, shared, unknown, text, end, end_line, end_column
+                        )
                     plays.append(ended)
                     moves = shared = None
                 if rolled is not None:

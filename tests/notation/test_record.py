@@ -83,3 +83,25 @@ def test_the_readers_fast_constructor_makes_the_same_play() -> None:
         assert getattr(fast, field.name) == getattr(slow, field.name), field.name
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.turn = 5  # type: ignore[misc]
+
+
+def test_the_readers_fast_replace_is_dataclasses_replace() -> None:
+    from jacquet_notation.notation.words import new_play, replaced
+
+    moves = (Move(24, 18, span=Span(1, 9, 1, 13)),)
+    play = dataclasses.replace(
+        new_play("white", 2, (6, 5), moves, "6-5: 24/18", Span(1, 4, 1, 13)),
+        nags=(3,),
+        comments=("a",),
+        action="unknown",
+    )
+    for changes in ({}, {"annotation": "!?"}, {"comments": ("a", "b"), "cube": 2}):
+        fast = replaced(play, **changes)
+        slow = dataclasses.replace(play, **changes)
+        assert type(fast) is WrittenPlay and fast == slow
+        for field in dataclasses.fields(WrittenPlay):
+            assert getattr(fast, field.name) == getattr(slow, field.name), field.name
+    with pytest.raises(AttributeError):
+        replaced(play, colour="red")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        replaced(play).turn = 5  # type: ignore[misc]
