@@ -15,7 +15,7 @@ from . import store
 from .decisions import create_decisions
 from .groups import refresh_groups
 from .matches import refresh_matches
-from .plays import migrate_turns
+from .plays import migrate_turns, rekey_plies
 from .rows import DerivedGame, derive, reread
 from .schema import (
     SCHEMA_VERSION,
@@ -191,12 +191,17 @@ def _migrate_11_to_12(db: sqlite_utils.Database) -> None:
 def _migrate_12_to_13(db: sqlite_utils.Database) -> None:
     """Version 13 drops ``game_rules``' index on ``game_id``, a second copy of every row, and
     makes its triggers again to clear a game's rows through the table's key
-    (:func:`.schema.create_game_rules_triggers`); no row changes. The page size of a new
-    archive (:data:`.schema.PAGE_SIZE`) cannot be given to a WAL file already written."""
+    (:func:`.schema.create_game_rules_triggers`); ``plies`` becomes a rowid table keyed by its
+    plays' ``(game << 12) | ply`` (:func:`.plays.rekey_plies`), every row carried over. The
+    page size of a new archive (:data:`.schema.PAGE_SIZE`) cannot be given to a WAL file
+    already written."""
     for event in ("insert", "update", "delete"):
         db.execute(f"DROP TRIGGER IF EXISTS game_rules_{event}")
     db.execute("DROP INDEX IF EXISTS game_rules_game_id")
     create_game_rules_triggers(db)
+    rekey_plies(db)  # then its indexes, and the views that read it
+    create_search_indexes(db.conn)
+    create_views(db, replace=True)
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
