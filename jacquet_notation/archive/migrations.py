@@ -15,13 +15,14 @@ from . import store
 from .decisions import create_decisions
 from .groups import refresh_groups
 from .matches import refresh_matches
-from .plays import migrate_turns
+from .plays import migrate_turns, rekey_plies
 from .rows import DerivedGame, derive, reread
 from .schema import (
     SCHEMA_VERSION,
     VIEWS,
     create_game_list,
     create_game_rules,
+    create_game_rules_triggers,
     create_groups,
     create_matches,
     create_player_aliases,
@@ -187,6 +188,22 @@ def _migrate_11_to_12(db: sqlite_utils.Database) -> None:
     create_search_indexes(db.conn)
 
 
+def _migrate_12_to_13(db: sqlite_utils.Database) -> None:
+    """Version 13 drops ``game_rules``' index on ``game_id``, a second copy of every row, and
+    makes its triggers again to clear a game's rows through the table's key
+    (:func:`.schema.create_game_rules_triggers`); ``plies`` becomes a rowid table keyed by its
+    plays' ``(game << 12) | ply`` (:func:`.plays.rekey_plies`), every row carried over. The
+    page size of a new archive (:data:`.schema.PAGE_SIZE`) cannot be given to a WAL file
+    already written."""
+    for event in ("insert", "update", "delete"):
+        db.execute(f"DROP TRIGGER IF EXISTS game_rules_{event}")
+    db.execute("DROP INDEX IF EXISTS game_rules_game_id")
+    create_game_rules_triggers(db)
+    rekey_plies(db)  # then its indexes, and the views that read it
+    create_search_indexes(db.conn)
+    create_views(db, replace=True)
+
+
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
     """Version 0 (before versioning): games(id, white, black, date, result, status, text, file),
     imports(id, path, sha256, games). Every game is re-derived from its text; imports are kept.
@@ -246,5 +263,6 @@ _STEPS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_9_to_10,
     _migrate_10_to_11,
     _migrate_11_to_12,
+    _migrate_12_to_13,
 )
 assert len(_STEPS) + 1 == SCHEMA_VERSION, "a schema step without its migration"

@@ -15,6 +15,7 @@ import sqlite_utils
 from . import store
 from .migrations import add_reader_column, migrate
 from .schema import (
+    PAGE_SIZE,
     SCHEMA_VERSION,
     create_schema,
 )
@@ -226,6 +227,8 @@ def open_archive(db: str | os.PathLike[str]) -> sqlite_utils.Database:
         conn.execute("PRAGMA foreign_keys = ON")
         _check_layout(path, database)  # before WAL mode is set on a file that is no archive
         if database.journal_mode != "wal":
+            # a new file's pages (no effect on one already written)
+            conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             database.enable_wal()
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA cache_size = -65536")

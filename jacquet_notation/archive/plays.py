@@ -15,6 +15,7 @@ from typing import Any
 import sqlite_utils
 
 from ..position import Position, Side
+from .stored_steps import steps_sql
 
 #: the stored columns of a play (``plies``), of which the view ``turns`` reads as the
 #: table of that name read until version 6. What a play shares with its neighbours or its game
@@ -131,21 +132,58 @@ _PACKED_FROM_COLUMNS = (
 )
 
 
+#: version 13: a play's row is keyed by one integer, its game's number shifted left by this much
+#: and its ply (``(game << 12) | ply``): a rowid table, appended to in its key's order, fills its
+#: pages where a ``WITHOUT ROWID`` table's splits left an eighth of them unused
+PLY_SHIFT = 12
+#: the most plays of a game ``plies`` keeps (a game's main line past it stays in its text)
+MAX_STORED_PLY = (1 << PLY_SHIFT) - 1
+#: the cells of a play's row stored beside its key (``PLY_COLUMNS`` but the game and the ply)
+_STORED = PLY_COLUMNS[2:]
+
+
+def plays_of(number: str, alias: str = "p") -> str:
+    """SQL: the plays of the game numbered ``number`` (SQL), a range of ``plies``' rowid."""
+    return (
+        f"{alias}.id BETWEEN ({number} << {PLY_SHIFT}) AND ({number} << {PLY_SHIFT}) + "
+        f"{MAX_STORED_PLY}"
+    )
+
+
+#: a play's row inserted from ``PLY_COLUMNS``' values (``?1`` the game's number, ``?2`` the ply),
+#: nothing for a ply past :data:`MAX_STORED_PLY`
+PLY_INSERT = (
+    f"INSERT INTO plies (id, {', '.join(_STORED)}) SELECT (?1 << {PLY_SHIFT}) | ?2, "
+    + ", ".join(f"?{number}" for number in range(3, len(PLY_COLUMNS) + 1))
+    + f" WHERE ?2 BETWEEN 1 AND {MAX_STORED_PLY}"
+)
+#: a play's notes inserted from ``NOTE_COLUMNS``' values, for the plays ``plies`` keeps
+NOTE_INSERT = (
+    f"INSERT INTO ply_notes ({', '.join(NOTE_COLUMNS)}) SELECT "
+    + ", ".join(f"?{number}" for number in range(1, len(NOTE_COLUMNS) + 1))
+    + f" WHERE ?2 BETWEEN 1 AND {MAX_STORED_PLY}"
+)
+
+
 #: what the view ``turns`` says of a stored play, but for ``key_before`` (read by each of its
 #: two halves): the columns of version 6's table, in its order
 _TURN_SELECT = """n.game_id AS game_id, p.ply AS ply, p.turn AS turn,
   CASE p.side WHEN 0 THEN 'white' WHEN 1 THEN 'black' ELSE p.side END AS side,
   CASE WHEN typeof(p.dice) = 'integer' THEN (p.dice / 10) || '-' || (p.dice % 10)
        ELSE p.dice END AS dice,
-  CASE WHEN p.written IS NULL THEN (p.dice / 10) || '-' || (p.dice % 10) || ': ' || p.steps
-       WHEN p.written = '' THEN (p.dice / 10) || (p.dice % 10) || ': ' || p.steps
+  CASE WHEN p.written IS NULL THEN (p.dice / 10) || '-' || (p.dice % 10) || ': ' || (@steps@)
+       WHEN p.written = '' THEN (p.dice / 10) || (p.dice % 10) || ': ' || (@steps@)
        ELSE p.written END AS written,
-  p.steps AS steps, p.pips AS pips, {before} AS key_before, p.key_after AS key_after,
+  @steps@ AS steps, p.pips AS pips, {before} AS key_before, p.key_after AS key_after,
   x.annotation AS annotation, x.nags AS nags, x.comment AS comment, x.error AS error,
-  x.opponent_steps AS opponent_steps, x.cube AS cube"""
+  x.opponent_steps AS opponent_steps, x.cube AS cube""".replace("@steps@", steps_sql("p.steps"))
 #: a play's notes, if it has any
 _NOTES = "LEFT JOIN ply_notes x ON x.game = p.game AND x.ply = p.ply"
 
+
+#: a game's plays, joined from its number (a rowid range; from a play, ``n.number = p.game``
+#: finds its game)
+_PLAYS = plays_of("n.number")
 
 #: the views over the stored plays, with the columns and meaning of version 6's tables
 PLAY_VIEWS = {
@@ -155,12 +193,12 @@ PLAY_VIEWS = {
     # previous play's after (found through the index on key_after, then the next play)
     "turns": f"""
 SELECT {_TURN_SELECT.format(before="p.before")}
-FROM plies p JOIN game_numbers n ON n.number = p.game {_NOTES}
+FROM plies p JOIN game_numbers n ON n.number = p.game AND {_PLAYS} {_NOTES}
 WHERE p.before IS NOT NULL
 UNION ALL
 SELECT {_TURN_SELECT.format(before="b.key_after")}
-FROM plies p JOIN game_numbers n ON n.number = p.game {_NOTES}
-LEFT JOIN plies b ON b.game = p.game AND b.ply = p.ply - 1 AND p.ply = b.ply + 1
+FROM plies p JOIN game_numbers n ON n.number = p.game AND {_PLAYS} {_NOTES}
+LEFT JOIN plies b ON b.id = p.id - 1 AND p.id = b.id + 1
 WHERE p.before IS NULL""",
     # every position a game reaches, as version 10's table held them: those with a row of
     # their own (reached by several games, or by no play: a set start, the position after a
@@ -184,34 +222,71 @@ PLY_KEY_INDEXES: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def create_plies(db: sqlite_utils.Database) -> None:
-    """Version 7's stored plays and shared positions (a new archive's, and the migration's):
-    ``game_numbers``, ``plies`` (WITHOUT ROWID: the primary key is the table, no second copy of
-    it), its two key indexes, ``shared_positions``. The views over them are made with the rest.
-    """
-    db.execute(
-        "CREATE TABLE game_numbers (number INTEGER PRIMARY KEY, "
-        "game_id TEXT NOT NULL UNIQUE REFERENCES games(id))"
-    )
+def _create_play_tables(db: sqlite_utils.Database) -> None:
+    """``plies`` (version 13: its rowid the play's key, ``game`` and ``ply`` read from it by
+    virtual columns, which take no byte), its two key indexes, and ``ply_notes``."""
     columns = ", ".join(
-        f"{column} {'INTEGER' if column in _PLY_INTS else 'TEXT'}"
-        + (" NOT NULL REFERENCES game_numbers(number)" if column == "game" else "")
-        for column in PLY_COLUMNS
+        # steps: no affinity, a packed integer or (stored before version 13) a text as it is
+        column if column == "steps" else f"{column} {'INTEGER' if column in _PLY_INTS else 'TEXT'}"
+        for column in _STORED
     )
-    db.execute(f"CREATE TABLE plies ({columns}, PRIMARY KEY (game, ply)) WITHOUT ROWID")
+    db.execute(
+        f"CREATE TABLE plies (id INTEGER PRIMARY KEY, {columns}, "
+        f"game INTEGER GENERATED ALWAYS AS (id >> {PLY_SHIFT}) VIRTUAL, "
+        f"ply INTEGER GENERATED ALWAYS AS (id & {MAX_STORED_PLY}) VIRTUAL)"
+    )
     for name, column, where in PLY_KEY_INDEXES:
         db.execute(f"CREATE INDEX {name} ON plies ({column}){where}")
     notes = ", ".join(
         f"{column} {'INTEGER' if column in ('game', 'ply') else 'TEXT'}" for column in NOTE_COLUMNS
     )
+    db.execute(f"CREATE TABLE ply_notes ({notes}, PRIMARY KEY (game, ply)) WITHOUT ROWID")
+
+
+def create_plies(db: sqlite_utils.Database) -> None:
+    """Version 7's stored plays and shared positions (a new archive's, and the migration's):
+    ``game_numbers``, ``plies`` and ``ply_notes`` (:func:`_create_play_tables`),
+    ``shared_positions``. The views over them are made with the rest.
+    """
     db.execute(
-        f"CREATE TABLE ply_notes ({notes}, PRIMARY KEY (game, ply), "
-        "FOREIGN KEY (game, ply) REFERENCES plies(game, ply)) WITHOUT ROWID"
+        "CREATE TABLE game_numbers (number INTEGER PRIMARY KEY, "
+        "game_id TEXT NOT NULL UNIQUE REFERENCES games(id))"
     )
+    _create_play_tables(db)
     db.execute(
         "CREATE TABLE shared_positions (key TEXT PRIMARY KEY, turn TEXT, white_pips INTEGER, "
         "black_pips INTEGER, white_off INTEGER, black_off INTEGER, games INTEGER) WITHOUT ROWID"
     )
+
+
+def rekey_plies(db: sqlite_utils.Database) -> None:
+    """Version 12's ``plies`` (``WITHOUT ROWID``, keyed ``(game, ply)``) and ``ply_notes`` made
+    again as version 13's, every row as it was (a ply past :data:`MAX_STORED_PLY`, which no game
+    read reaches, is left out); nothing for an archive whose plays an earlier step of the same
+    migration stored in version 13's layout already. Their indexes are made again by the caller.
+    """
+    conn = db.conn
+    if "id" in {row[1] for row in conn.execute("PRAGMA table_xinfo(plies)")}:
+        return
+    # the views keep reading ``plies`` (the new table, once made; made again by the caller)
+    conn.execute("PRAGMA legacy_alter_table = ON")
+    conn.execute("ALTER TABLE ply_notes RENAME TO _v12_notes")
+    conn.execute("ALTER TABLE plies RENAME TO _v12_plies")
+    conn.execute("PRAGMA legacy_alter_table = OFF")
+    for (name,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '_v12_plies' "
+        "AND sql IS NOT NULL"
+    ).fetchall():
+        conn.execute(f"DROP INDEX {name}")
+    _create_play_tables(db)
+    conn.execute(
+        f"INSERT INTO plies (id, {', '.join(_STORED)}) SELECT (game << {PLY_SHIFT}) | ply, "
+        f"{', '.join(_STORED)} FROM _v12_plies WHERE ply BETWEEN 1 AND {MAX_STORED_PLY} "
+        "ORDER BY game, ply"
+    )
+    conn.execute("INSERT INTO ply_notes SELECT * FROM _v12_notes ORDER BY game, ply")
+    conn.execute("DROP TABLE _v12_notes")
+    conn.execute("DROP TABLE _v12_plies")
 
 
 def migrate_turns(db: sqlite_utils.Database) -> None:
@@ -235,8 +310,8 @@ def migrate_turns(db: sqlite_utils.Database) -> None:
 #: text as written only where it is not ``dice: steps``, the position before only where it is
 #: not the previous play's after
 _V6_PLIES = """
-INSERT OR IGNORE INTO plies
-SELECT n.number, t.ply, t.turn,
+INSERT OR IGNORE INTO plies (id, {stored})
+SELECT (n.number << {shift}) | t.ply, t.turn,
   CASE t.side WHEN 'white' THEN 0 WHEN 'black' THEN 1 ELSE t.side END,
   CASE WHEN t.dice GLOB '[1-6]-[1-6]' THEN substr(t.dice, 1, 1) * 10 + substr(t.dice, 3, 1)
        ELSE t.dice END,
@@ -251,7 +326,13 @@ SELECT n.number, t.ply, t.turn,
   (SELECT {packed} FROM _v6_positions v WHERE v.key = t.key_after)
 FROM _v6_turns t JOIN game_numbers n ON n.game_id = t.game_id
 LEFT JOIN _v6_turns b ON b.game_id = t.game_id AND b.ply = t.ply - 1
-ORDER BY n.number, t.ply""".format(packed=_PACKED_FROM_COLUMNS.format(v="v"))
+WHERE t.ply BETWEEN 1 AND {most}
+ORDER BY n.number, t.ply""".format(
+    packed=_PACKED_FROM_COLUMNS.format(v="v"),
+    stored=", ".join(_STORED),
+    shift=PLY_SHIFT,
+    most=MAX_STORED_PLY,
+)
 
 #: version 10's positions that the view cannot read off a play exactly keep a row of their own:
 #: those of several games (or of a count that is not 1), those no play reaches, and those whose
@@ -263,26 +344,26 @@ WHERE v.games IS NOT 1
   OR NOT EXISTS (SELECT 1 FROM plies p WHERE p.key_after = v.key AND p.counts IS NOT NULL)"""
 
 #: version 6's turns' rarer cells, for the plays that have any
-_V6_NOTES = """
+_V6_NOTES = f"""
 INSERT OR IGNORE INTO ply_notes
 SELECT n.number, t.ply, t.annotation, t.nags, t.comment, t.error, t.opponent_steps, t.cube
 FROM _v6_turns t JOIN game_numbers n ON n.game_id = t.game_id
 WHERE coalesce(t.annotation, t.nags, t.comment, t.error, t.opponent_steps, t.cube) IS NOT NULL
-  AND EXISTS (SELECT 1 FROM plies p WHERE p.game = n.number AND p.ply = t.ply)
+  AND EXISTS (SELECT 1 FROM plies p WHERE p.id = (n.number << {PLY_SHIFT}) | t.ply)
 ORDER BY n.number, t.ply"""
 
 
 #: the positions of the games from a number on that more than one game reaches, with the number
 #: of games reaching each (both key indexes: a position is reached by a play, or is the one a
 #: game's first play, or the play after a missing one, is made from)
-_SHARED_SQL = """
+_SHARED_SQL = f"""
 INSERT INTO shared_positions (key, games)
 SELECT key, reached FROM (
   SELECT key, (SELECT count(*) FROM (SELECT game FROM plies WHERE key_after = k.key
                                      UNION SELECT game FROM plies WHERE before = k.key))
               AS reached
-  FROM (SELECT key_after AS key FROM plies WHERE game >= ?1 AND key_after IS NOT NULL
-        UNION SELECT before FROM plies WHERE game >= ?1 AND before IS NOT NULL) k)
+  FROM (SELECT key_after AS key FROM plies WHERE id >= (?1 << {PLY_SHIFT}) AND key_after IS NOT NULL
+        UNION SELECT before FROM plies WHERE id >= (?1 << {PLY_SHIFT}) AND before IS NOT NULL) k)
 WHERE reached > 1
 ON CONFLICT (key) DO UPDATE SET games = excluded.games"""
 
@@ -290,10 +371,10 @@ ON CONFLICT (key) DO UPDATE SET games = excluded.games"""
 #: reaches, and not through a play (a set start, the position after a missing play: a play's
 #: ``before``, no play's ``key_after``), so that ``positions`` answers for it; a later game that
 #: reaches it counts its games again (``_SHARED_SQL``)
-_UNREACHED_SQL = """
+_UNREACHED_SQL = f"""
 INSERT OR IGNORE INTO shared_positions (key, games)
 SELECT DISTINCT p.before, 1 FROM plies p
-WHERE p.game >= ?1 AND p.before IS NOT NULL
+WHERE p.id >= (?1 << {PLY_SHIFT}) AND p.before IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM plies a WHERE a.key_after = p.before)"""
 
 
@@ -335,6 +416,6 @@ def share_positions(conn: Any, first: int) -> None:
 #: thus, ``groups.refresh_groups`` took less than half the CPU, 500 self-play games); ``{plies}``
 #: narrows the plies; dice as stored (65), the same for every line compared
 GAME_LINE = """SELECT p.dice, coalesce(p.before, b.key_after), p.key_after
-FROM game_numbers n JOIN plies p ON p.game = n.number
-LEFT JOIN plies b ON p.before IS NULL AND b.game = p.game AND b.ply = p.ply - 1
-WHERE n.game_id = ?{plies} ORDER BY p.ply"""
+FROM game_numbers n JOIN plies p ON {plays}
+LEFT JOIN plies b ON p.before IS NULL AND b.id = p.id - 1
+WHERE n.game_id = ?{{plies}} ORDER BY p.id""".format(plays=plays_of("n.number"))

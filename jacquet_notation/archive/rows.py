@@ -29,6 +29,7 @@ from ..stored_text import pack
 from .decisions import DecisionRow, analyser_columns, decision_rows, format_of
 from .names import iso_date, normalise_name
 from .plays import counts_after, position_counts
+from .stored_steps import pack_steps
 
 # --------------------------------------------------------------------------------------------
 # The rows of a game
@@ -409,7 +410,7 @@ class _Plies:
                     sides[written.side],
                     rolled,
                     text,
-                    steps,
+                    pack_steps(ply.play, steps),
                     moved,
                     before_key,
                     key_after,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..position import Position
+from .plays import plays_of
 from .search_index import FIELDS, LIMITS, SEARCH_INDEXES, SearchIndex
 from .search_query import Query, QueryError, in_contact, read_query
 from .store import Connection
@@ -66,14 +67,14 @@ def walk_sql(query: Query, index: SearchIndex | None) -> tuple[str, tuple[int | 
         return (
             f"{select.replace(' FROM plies p', '')} FROM games g INDEXED BY idx_games_rules "
             "CROSS JOIN game_numbers n CROSS JOIN plies p WHERE g.rules = ? "
-            "AND n.game_id = g.id AND p.game = n.number AND p.key_after IS NOT NULL "
-            "AND p.counts IS NOT NULL ORDER BY g.rowid, p.ply LIMIT ?",
+            f"AND n.game_id = g.id AND {plays_of('n.number')} AND p.key_after IS NOT NULL "
+            "AND p.counts IS NOT NULL ORDER BY g.rowid, p.id LIMIT ?",
             (next(iter(query.rules)),),
         )
     if index is None:
         return (
             f"{select} WHERE p.key_after IS NOT NULL AND p.counts IS NOT NULL "
-            "ORDER BY p.game, p.ply LIMIT ?",
+            "ORDER BY p.id LIMIT ?",
             (),
         )
     field = FIELDS[index.field]

@@ -20,7 +20,7 @@ from ..errors import JacquetError
 from ..notation import READER
 from .decisions import INSERT as INSERT_DECISIONS
 from .names import normalise_name
-from .plays import NOTE_COLUMNS, PLY_COLUMNS, PLY_KEY_INDEXES
+from .plays import NOTE_INSERT, PLY_INSERT, PLY_KEY_INDEXES
 from .plays import share_positions as share_positions
 from .rows import DerivedGame, GameRow
 from .schema import GAME_COLUMNS
@@ -288,14 +288,8 @@ class Store:
         columns = ", ".join(GAME_COLUMNS)
         marks = ", ".join("?" for _ in GAME_COLUMNS)
         self.insert_game = f"INSERT INTO games ({columns}) VALUES ({marks})"
-        self.insert_plies = (
-            f"INSERT INTO plies ({', '.join(PLY_COLUMNS)}) "
-            f"VALUES ({', '.join('?' for _ in PLY_COLUMNS)})"
-        )
-        self.insert_notes = (
-            f"INSERT INTO ply_notes ({', '.join(NOTE_COLUMNS)}) "
-            f"VALUES ({', '.join('?' for _ in NOTE_COLUMNS)})"
-        )
+        self.insert_plies = PLY_INSERT
+        self.insert_notes = NOTE_INSERT
 
     def forget(self) -> None:
         """Reload the name caches from the archive (after a rollback, or at the start)."""

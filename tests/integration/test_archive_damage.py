@@ -154,9 +154,12 @@ _GARBAGE = """
       select game, ply, 'double x', 4, X'01' from plies
       where game = (select n.number from game_numbers n join games g on g.id = n.game_id
                     where g.plies > 4 order by g.id limit 1) and ply > 1;
-    update plies set ply = 'x'
+    update plies set steps = -1
       where game = (select n.number from game_numbers n join games g on g.id = n.game_id
                     where g.plies > 4 order by g.id limit 1) and ply = 3;
+    update plies set id = id + (1 << 40)
+      where game = (select n.number from game_numbers n join games g on g.id = n.game_id
+                    where g.plies > 4 order by g.id limit 1) and ply = 4;
     update plies set side = null, turn = 2.5 where (game + ply) % 3 = 0;
     update plies set key_after = 'not a key' where (game * 7 + ply) % 5 = 0;
     update games set tags = '[1, 2]', options = 7, errors = '{"a": 1}', plies = 'x',
