@@ -10,8 +10,8 @@ unless ``--corpus`` names a file):
   the same garbage-collector thresholds as an import): what the archive cannot avoid; the
   archive's overhead is measured against it (target: <= 30%);
 - ``archive.import_paths`` into a new archive: games/s and rows/s, and the processor time of
-  each of its two processes (the importer, and the writer it starts): their sum over two is
-  the least wall time two cores could give the import;
+  each of its two processes (the importer, and the writer it starts): the busier one's is the
+  least wall time two idle cores could give the import;
 - a bare ``sqlite3.executemany`` of the same rows (read back from the archive) into tables
   without indexes, keys or search: the floor for writing those rows;
 - re-importing the unchanged file (skipped by its sha256; target: >= 20 times faster);
@@ -221,15 +221,19 @@ def main() -> None:
     print("rows: " + ", ".join(f"{name} {count}" for name, count in rows.items()))
     print(
         f"archive overhead over parse + validate: {overhead:+.1f}% wall, {overhead_cpu:+.1f}% CPU "
-        "(target <= 30%); "
+        f"(import / peer {archive_s / validate_s:.2f} x wall, {archive_cpu / validate_cpu:.2f} x "
+        "CPU; targets 1.30 and 1.60); "
         f"archive time beyond parse + validate: {archive_s - validate_s:.1f} s, "
         f"floor for writing its rows: {floor_s:.1f} s"
     )
-    best = archive_cpu / 2
+    # Each process runs on one core at a time: two cores give the import no less wall time than
+    # the busier process's CPU (nor than half their sum, which that bound already covers);
+    # measured against the peer's CPU, its own wall time on an idle core.
+    best = max(importer_cpu, writer_cpu)
     print(
         f"import CPU: importing process {importer_cpu:.1f} s, writer process {writer_cpu:.1f} s; "
-        f"on two cores at best {best:.1f} s ({(best - validate_s) / validate_s * 100:+.1f}% over "
-        "parse + validate)"
+        f"on two idle cores at best {best:.1f} s, the busier process "
+        f"({best / validate_cpu:.2f} x the peer's CPU, {archive_cpu / validate_cpu:.2f} x in all)"
     )
     print(f"re-import speed-up: {archive_s / reimport_s:.0f}x (target >= 20x)")
     print(

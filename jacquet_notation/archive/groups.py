@@ -31,8 +31,13 @@ MOST_CANDIDATES = 50
 #: the most game lines one refresh keeps read (each a few kilobytes)
 KEPT_LINES = 2_000
 
+#: the most lengths and digests of game lines one refresh keeps (a few dozen bytes each)
+KEPT_DIGESTS = 200_000
+
 #: one replayed ply as compared: its dice, the position before and after it
 _Ply = tuple[str | None, str, str]
+#: a game line's length, hash and first ply (:func:`_digest`)
+_Digest = tuple[int, int, _Ply | None]
 
 
 def refresh_groups(conn: Connection, import_id: int | None = None) -> None:
@@ -47,15 +52,21 @@ def refresh_groups(conn: Connection, import_id: int | None = None) -> None:
             (import_id,),
         )
     lines: dict[str, list[_Ply]] = {}  # the lines read so far: a game is a candidate often
+    digests: dict[str, _Digest] = {}  # and their lengths and hashes, far more of them
     for game_id, fingerprint in list(rows):
-        _place(conn, game_id, fingerprint, lines)
+        _place(conn, game_id, fingerprint, lines, digests)
 
 
 def _place(
-    conn: Connection, game_id: str, fingerprint: str | None, lines: dict[str, list[_Ply]]
+    conn: Connection,
+    game_id: str,
+    fingerprint: str | None,
+    lines: dict[str, list[_Ply]],
+    digests: dict[str, _Digest],
 ) -> None:
     """Join ``game_id`` to every group it belongs with (``lines``: :func:`_line`'s answers
-    kept, a game's turns being the same all through one refresh)."""
+    kept, a game's turns being the same all through one refresh; ``digests``: theirs in
+    short, :func:`_digest`)."""
     if fingerprint:
         same = conn.execute(
             "SELECT id FROM games WHERE fingerprint = ? AND id != ? ORDER BY rowid LIMIT 1",
@@ -65,9 +76,9 @@ def _place(
             _join(conn, same[0], game_id)
     line = _line(conn, game_id, lines)
     if len(line) >= MIN_SHARED:
-        for other in _holding(conn, game_id, line):
+        for other in _holding(conn, game_id, line, lines):
             _join(conn, other, game_id)
-    for other in _held(conn, game_id, line, lines):
+    for other in _held(conn, game_id, line, lines, digests):
         _join(conn, other, game_id)
 
 
@@ -91,6 +102,22 @@ def _line(conn: Connection, game_id: str, lines: dict[str, list[_Ply]] | None = 
     return line
 
 
+def _digest(
+    conn: Connection, game_id: str, digests: dict[str, _Digest], lines: dict[str, list[_Ply]]
+) -> _Digest:
+    """A game line's length, hash and first ply, kept for :data:`KEPT_DIGESTS` games: the few dozen
+    bytes that tell a candidate of :func:`_held` from a line nearly always, where its whole
+    line (:data:`KEPT_LINES` of them kept) was read again each time the cache had let it go,
+    most of a refresh's work once the archive held 10,000 games."""
+    found = digests.get(game_id)
+    if found is None:
+        line = _line(conn, game_id, lines)
+        if len(digests) >= KEPT_DIGESTS:
+            digests.clear()  # a bound on the memory, as for the lines
+        found = digests[game_id] = (len(line), hash(tuple(line)), line[0] if line else None)
+    return found
+
+
 def _group(conn: Connection, game_id: str) -> str:
     found = conn.execute(
         "SELECT group_id FROM game_groups WHERE game_id = ?", (game_id,)
@@ -103,9 +130,11 @@ def _group(conn: Connection, game_id: str) -> str:
 _OUTSIDE = "NOT IN (SELECT game_id FROM game_groups WHERE group_id = ?) AND {column} != ?"
 
 
-def _holding(conn: Connection, game_id: str, line: list[_Ply]) -> list[str]:
+def _holding(
+    conn: Connection, game_id: str, line: list[_Ply], lines: dict[str, list[_Ply]]
+) -> list[str]:
     """The other games whose lines hold ``line`` whole: through its last position, then the
-    same plies back to its first."""
+    same plies back to its first (from ``lines``, where the candidate's is kept)."""
     rows = conn.execute(
         "SELECT game_id, ply FROM turns WHERE key_after = ? AND ply >= ? AND game_id "
         + _OUTSIDE.format(column="game_id")
@@ -113,17 +142,24 @@ def _holding(conn: Connection, game_id: str, line: list[_Ply]) -> list[str]:
         (line[-1][2], len(line), _group(conn, game_id), game_id, MOST_CANDIDATES),
     )
     return [
-        other for other, end in list(rows) if _holds(conn, other, end - len(line) + 1, end, line)
+        other
+        for other, end in list(rows)
+        if _holds(conn, other, end - len(line) + 1, end, line, lines.get(other))
     ]
 
 
 def _held(
-    conn: Connection, game_id: str, line: list[_Ply], lines: dict[str, list[_Ply]]
+    conn: Connection,
+    game_id: str,
+    line: list[_Ply],
+    lines: dict[str, list[_Ply]],
+    digests: dict[str, _Digest],
 ) -> list[str]:
     """The other games (of ``MIN_SHARED`` plies or more) whose whole replayed line is a stretch
     of ``line``: looked up by their last position among ``line``'s, all of them in one query
     (a game's hundred positions were a hundred lookups), at most ``MOST_CANDIDATES`` a
-    position."""
+    position. A candidate is weighed by its line's length, first ply and hash (:func:`_digest`),
+    and its line compared ply by ply only where they match."""
     ends: dict[str, list[int]] = {}
     for end in range(MIN_SHARED, len(line) + 1):
         ends.setdefault(line[end - 1][2], []).append(end)
@@ -139,18 +175,32 @@ def _held(
     )
     found = []
     for other, key in list(rows):
-        theirs = _line(conn, other, lines)
+        length, digest, first = _digest(conn, other, digests, lines)
         for end in ends[key]:
-            if MIN_SHARED <= len(theirs) <= end and line[end - len(theirs) : end] == theirs:
-                found.append(other)
-                break
+            # its first ply first: most part from ``line`` there, told without a slice
+            if MIN_SHARED <= length <= end and line[end - length] == first:
+                stretch = line[end - length : end]
+                if hash(tuple(stretch)) == digest and stretch == _line(conn, other, lines):
+                    found.append(other)
+                    break
     return found
 
 
-def _holds(conn: Connection, game_id: str, first: int, last: int, line: list[_Ply]) -> bool:
+def _holds(
+    conn: Connection,
+    game_id: str,
+    first: int,
+    last: int,
+    line: list[_Ply],
+    kept: list[_Ply] | None = None,
+) -> bool:
     """Whether plies ``first`` to ``last`` (1-based) of a game are ``line``, read in order only
     until one differs: most candidates through a position part from the line at its first ply
-    (another roll), and a whole window read for each was most of an import's groups."""
+    (another roll), and a whole window read for each was most of an import's groups. ``kept``:
+    the game's line as :func:`_line` read it, which answers without a query where the window
+    lies within it (its plies 1 to its length are the game's own)."""
+    if kept is not None and last <= len(kept):
+        return kept[first - 1 : last] == line
     plies = conn.execute(
         GAME_LINE.format(plies=" AND p.ply BETWEEN ? AND ?"), (game_id, first, last)
     )

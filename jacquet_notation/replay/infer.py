@@ -226,9 +226,8 @@ def _advance(
             # the walk's careful checks, the lead, the opening
             alone.extend(_parted(rules, index, group) for rules in group.members)
             continue
-        moves = written.moves_as_pairs()
         if len(group.members) == 1:  # its own rules, whatever the roll: nothing to weigh
-            play = _check(position, dice, moves, group.members[0])
+            play = _check(position, dice, written, group.members[0])
             if not isinstance(play, Play):
                 alone.append(_parted(group.members[0], index, group, play))
             else:
@@ -241,7 +240,7 @@ def _advance(
             if ready is not None and key is not None and key == told:
                 checked: Play | IllegalPlayError = ready  # the replay's: the same check
             else:
-                checked = _check(position, dice, moves, checker)
+                checked = _check(position, dice, written, checker)
             shared = checked if isinstance(checked, Play) else None
             if not isinstance(checked, Play):
                 # a class of one was checked under its own rules: its refusal is the replay's
@@ -273,7 +272,7 @@ def _advance(
                 # its own answer: a structural rule, a die left over (the share), a refusal
                 own: Play | IllegalPlayError | None = None
                 if shared is not None or rules.every_die_used or agreement.binds(rules):
-                    own = _check(position, dice, moves, rules)
+                    own = _check(position, dice, written, rules)
                 if own is None and not isinstance(checked, Play):  # the class's verdict
                     alone.append(_parted(rules, index, group, None, checked))
                 elif not isinstance(own, Play):
@@ -291,7 +290,7 @@ def _told(
     """The replay's own play of this ply from ``position``, where it uses every die, and the
     :meth:`Agreement.key` of its rules: a class with that key, no structural rule and no share
     would find the same play (:func:`_known`); (None, None) where there is none."""
-    if known is None or known[0] != position:
+    if known is None or (known[0] is not position and known[0] != position):
         return None, None
     _, play, rules = known
     if len(play.steps) != agreement.steps(rules):
@@ -328,13 +327,14 @@ def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
 
 
 def _check(
-    position: Position, dice: tuple[int, int], moves: list[tuple[int, int]], rules: Rules
+    position: Position, dice: tuple[int, int], written: WrittenPlay, rules: Rules
 ) -> Play | IllegalPlayError:
     """The written play under ``rules`` as the walk checks it inline, or the engine's refusal
     (an ambiguous one too: the walk settles that by the marks, alone), kept without its
-    traceback (which would hold this frame) for the replay alone to take."""
+    traceback (which would hold this frame) for the replay alone to take. The moves are paired
+    here, for a check only: most plies of a game are answered by the replay's play."""
     try:
-        return validate_play(position, dice, moves, rules, ())
+        return validate_play(position, dice, written.moves_as_pairs(), rules, ())
     except (AmbiguousPlayError, IllegalPlayError) as refused:
         return refused.with_traceback(None)
 

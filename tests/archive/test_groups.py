@@ -134,8 +134,11 @@ def test_a_real_game_reprinted_misprinted_and_cut_is_one_group(tmp_path: Path) -
     assert one(db, "SELECT count(*) FROM game_groups") == 5
 
 
-def _whole_window(conn: Any, game_id: str, first: int, last: int, line: list[Any]) -> bool:
-    """The reference for ``groups._holds``: the candidate's whole window read, then compared."""
+def _whole_window(
+    conn: Any, game_id: str, first: int, last: int, line: list[Any], kept: Any = None
+) -> bool:
+    """The reference for ``groups._holds``: the candidate's whole window read, then compared
+    (its line kept by the refresh, ``kept``, not used)."""
     query = GAME_LINE.format(plies=" AND p.ply BETWEEN ? AND ?")
     return [tuple(ply) for ply in conn.execute(query, (game_id, first, last))] == line
 
