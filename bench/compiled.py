@@ -11,8 +11,8 @@ the shared ``.mat`` files, and ``read_games`` on the ``.jqt`` file. CPU time, be
 ``--repeat`` (other work only ever adds). The ratio is pure ÷ compiled: above 1, compiling pays.
 
 Three constructions of the pure path are rewritten in the copy only, because mypyc's native
-classes refuse them: the slot setters taken from ``Position.__dict__`` / ``Play.__dict__`` and
-``object.__new__`` (engine/plays.py), and ``WrittenPlay.__slots__`` (notation/words.py); the copy
+classes refuse them: the plain twins whose class is swapped for ``Position`` and ``Play``
+(engine/plays.py), and ``WrittenPlay.__slots__`` (notation/words.py); the copy
 builds those objects with their plain constructors, which compiled code calls natively. Each
 rewrite asserts the text it replaces, so that a change to those files fails here loudly.
 
@@ -118,7 +118,7 @@ def mypyc_ready_copy(target: Path) -> Path:
     shutil.copytree(ROOT / "jacquet_notation", package, ignore=shutil.ignore_patterns("*.so"))
     shutil.copytree(ROOT / "grammar", target / "grammar")
     plays = package / "engine" / "plays.py"
-    text = _cut(plays.read_text(), "_new = object.__new__", "def notation_of(", "")
+    text = _cut(plays.read_text(), "class _PositionTwin:", "def notation_of(", "")
     text = text.replace("def notation_of(", _PLAIN_CONSTRUCTORS.lstrip() + "def notation_of(")
     plays.write_text(text)
     words = package / "notation" / "words.py"

@@ -263,7 +263,9 @@ def accept_quickly(
             return None
         if most_men < MEN and (me >> MIDPOINT_SHIFT) & COUNT > most_men:
             return None
-        if five_max:
+        if held.bit_count() < 6:
+            pass  # fewer than six points held: no run of six, whichever way they are counted
+        elif five_max:
             if runs_of_six(held):
                 return None  # the careful path (which labels a combined move's dice its own way)
         elif block_rule and runs_of_six(rotate(held)):
