@@ -128,17 +128,29 @@ def _group(conn: Connection, game_id: str) -> str:
 #: the games of one group but the game named, left out of a lookup in SQL, so that copies
 #: of the game already in its group (2,000 of a tournament's file) take no candidate's place
 _OUTSIDE = "NOT IN (SELECT game_id FROM game_groups WHERE group_id = ?) AND {column} != ?"
+#: the plays that reach a key at or after a ply, outside a group and not of a game: a range of
+#: ``idx_plies_key_after`` (key, position, group, game, limit)
+HOLDING = (
+    "SELECT n.game_id, p.ply FROM plies p JOIN game_numbers n ON n.number = p.game "
+    "WHERE p.key_after = ? AND p.ply >= ? AND n.game_id "
+    + _OUTSIDE.format(column="n.game_id")
+    + " ORDER BY p.ply, p.id LIMIT ?"
+)
 
 
 def _holding(
     conn: Connection, game_id: str, line: list[_Ply], lines: dict[str, list[_Ply]]
 ) -> list[str]:
     """The other games whose lines hold ``line`` whole: through its last position, then the
-    same plies back to its first (from ``lines``, where the candidate's is kept)."""
+    same plies back to its first (from ``lines``, where the candidate's is kept).
+
+    Asked of ``plies`` itself, whose index on ``(key_after, ply)`` (version 14) seeks straight
+    to the plays that reach the last position late enough: through the view ``turns`` and an
+    index on the key alone, every play reaching a final position that many games share was
+    read, a cost growing with the archive for each game imported. The candidates come in the
+    index's order: by the ply that reaches the position, then as the games arrived."""
     rows = conn.execute(
-        "SELECT game_id, ply FROM turns WHERE key_after = ? AND ply >= ? AND game_id "
-        + _OUTSIDE.format(column="game_id")
-        + " LIMIT ?",
+        HOLDING,
         (line[-1][2], len(line), _group(conn, game_id), game_id, MOST_CANDIDATES),
     )
     return [

@@ -15,7 +15,7 @@ from . import store
 from .decisions import create_decisions
 from .groups import refresh_groups
 from .matches import refresh_matches
-from .plays import migrate_turns, rekey_plies
+from .plays import PLY_KEY_INDEXES, migrate_turns, rekey_plies
 from .rows import DerivedGame, derive, reread
 from .schema import (
     SCHEMA_VERSION,
@@ -204,6 +204,22 @@ def _migrate_12_to_13(db: sqlite_utils.Database) -> None:
     create_views(db, replace=True)
 
 
+def _migrate_13_to_14(db: sqlite_utils.Database) -> None:
+    """Version 14 indexes ``plies`` by ``(key_after, ply)`` where version 13 had ``key_after``
+    alone, so that the groups' lookup of the plays reaching a position at or after a ply
+    (:func:`.groups._holding`) is one range of the index. An archive whose key indexes are
+    dropped (an import's bulk load, :func:`.store.key_indexes_deferred`) gets it when they are
+    built again."""
+    conn = db.conn
+    if conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'idx_plies_key_after'"
+    ).fetchone():
+        conn.execute("DROP INDEX idx_plies_key_after")
+        for name, column, where in PLY_KEY_INDEXES:
+            if name == "idx_plies_key_after":
+                conn.execute(f"CREATE INDEX {name} ON plies ({column}){where}")
+
+
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
     """Version 0 (before versioning): games(id, white, black, date, result, status, text, file),
     imports(id, path, sha256, games). Every game is re-derived from its text; imports are kept.
@@ -264,5 +280,6 @@ _STEPS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_10_to_11,
     _migrate_11_to_12,
     _migrate_12_to_13,
+    _migrate_13_to_14,
 )
 assert len(_STEPS) + 1 == SCHEMA_VERSION, "a schema step without its migration"

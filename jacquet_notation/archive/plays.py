@@ -217,7 +217,8 @@ WHERE p.key_after IS NOT NULL
 
 #: the key indexes of ``plies`` (name, column, condition): a position is found through them
 PLY_KEY_INDEXES: tuple[tuple[str, str, str], ...] = (
-    ("idx_plies_key_after", "key_after", ""),
+    # with the ply (version 14): a position reached at or after a ply is one range of it
+    ("idx_plies_key_after", "key_after, ply", ""),
     ("idx_plies_before", "before", " WHERE before IS NOT NULL"),
 )
 

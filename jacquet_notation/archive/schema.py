@@ -15,7 +15,7 @@ from .search_index import create_search_indexes
 from .views import VIEWS as VIEWS
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 
 #: the page size of a new archive (version 13; an archive made before keeps its own: a WAL file's
 #: page size is fixed once written). A game's row is about 2 KiB, two to a 4 KiB page with a

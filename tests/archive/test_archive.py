@@ -370,7 +370,7 @@ EXPECTED_KEY_INDEXES = sorted(
             "idx_plies_before",
             "CREATE INDEX idx_plies_before ON plies (before) WHERE before IS NOT NULL",
         ),
-        ("idx_plies_key_after", "CREATE INDEX idx_plies_key_after ON plies (key_after)"),
+        ("idx_plies_key_after", "CREATE INDEX idx_plies_key_after ON plies (key_after, ply)"),
         # the position search's (version 12), dropped and built again with them
         *(
             (

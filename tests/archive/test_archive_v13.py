@@ -10,6 +10,7 @@ import pytest
 from helpers import one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive
+from jacquet_notation.archive.groups import HOLDING
 from jacquet_notation.archive.schema import PAGE_SIZE
 from jacquet_notation.archive.stored_steps import steps_sql
 from jacquet_notation.generate import generate_records
@@ -100,7 +101,7 @@ def test_the_step_from_version_12_drops_the_index_and_keeps_the_rows(tmp_path: P
     conn.commit()
     conn.close()
     open_archive(db).close()
-    assert one(db, "PRAGMA user_version") == SCHEMA_VERSION == 13
+    assert one(db, "PRAGMA user_version") == SCHEMA_VERSION
     assert one(db, "SELECT count(*) FROM sqlite_master WHERE name = 'game_rules_game_id'") == 0
     assert _agree(db) == before
     first = _edit_games(db)  # the triggers made again fill the rows as well as clear them
@@ -228,3 +229,34 @@ def test_steps_are_stored_packed_and_read_back_as_the_replay_spells_them(
     longer = sum(steps.count(" ") >= 4 for steps in expected)
     assert stored["integer"] == len(expected) - longer and stored.get("text", 0) == longer
     assert longer == 0 if name == "murray" else longer > 0
+
+
+# -- version 14: the key index with the ply ------------------------------------------------------
+
+
+def _key_index_sql(db: Path) -> str:
+    return str(one(db, "SELECT sql FROM sqlite_master WHERE name = 'idx_plies_key_after'"))
+
+
+@pytest.mark.integration
+def test_the_step_from_version_13_indexes_the_key_with_the_ply_and_groups_seek_it(
+    tmp_path: Path,
+) -> None:
+    db = _archive(tmp_path)
+    groups = "SELECT game_id, group_id FROM game_groups ORDER BY game_id"
+    expected = rows(db, groups), rows(db, "SELECT * FROM turns ORDER BY game_id, ply")
+    conn = sqlite3.connect(db)
+    conn.execute("DROP INDEX idx_plies_key_after")
+    conn.execute("CREATE INDEX idx_plies_key_after ON plies (key_after)")  # version 13's
+    conn.execute("PRAGMA user_version = 13")
+    conn.commit()
+    conn.close()
+    open_archive(db).close()
+    assert one(db, "PRAGMA user_version") == SCHEMA_VERSION
+    assert _key_index_sql(db).endswith("ON plies (key_after, ply)")
+    assert (rows(db, groups), rows(db, "SELECT * FROM turns ORDER BY game_id, ply")) == expected
+    # the groups' lookup of the plays reaching a position late enough is one range of it
+    plan = rows(db, f"EXPLAIN QUERY PLAN {HOLDING}", "x", 40, 1, "y", 50)
+    details = " ".join(str(row[3]) for row in plan)
+    assert "idx_plies_key_after (key_after=? AND ply>?)" in details, details
+    assert "TEMP B-TREE" not in details  # in the index's order: no sort
