@@ -434,23 +434,7 @@ def replay_ids(match: Path, number: int) -> list[tuple[str, str]]:
     """(gnubg ID, XGID) at the start and after each ply of game ``number`` of ``match``, as
     ``jacquet replay --ids`` prints them (a real subprocess): what the pages and the XML must
     say too."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "jacquet_notation",
-            "replay",
-            str(match),
-            "--game",
-            str(number),
-            "--ids",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-        timeout=120,
-    )
+    done = run("replay", str(match), "--game", str(number), "--ids")
     assert done.returncode == 0, done.stderr
     lines = [line.split() for line in done.stdout.splitlines() if line.startswith("gnubg ID:")]
     return [(words[2], words[3]) for words in lines]

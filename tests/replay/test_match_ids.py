@@ -8,12 +8,10 @@ import importlib.util
 import io
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import gnubg_match_id
+from helpers import gnubg_match_id, run
 
 from jacquet_notation.match.states import states_after
 from jacquet_notation.notation import read_games
@@ -27,29 +25,18 @@ needs_gnubg = pytest.mark.skipif(
 )
 
 
-def jacquet(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "jacquet_notation", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-        timeout=120,
-    )
-
-
 @pytest.mark.integration
 def test_position_prints_the_match_state_a_match_id_carries() -> None:
     # gnubg's QYnlABAAGAAE: 7 points, 3-1 to White (X), Black owns the 2-cube, White on roll 3-1
-    done = jacquet("position", "4HPwATDgc/ABMA:QYnlABAAGAAE")
+    done = run("position", "4HPwATDgc/ABMA:QYnlABAAGAAE")
     assert done.returncode == 0, done.stderr
     assert "gnubg ID: 4HPwATDgc/ABMA:QYnlABAAGAAE" in done.stdout
     said = "7-point match, score 3-1 (White-Black), cube 2 owned by Black, White on roll with 3-1"
     assert f"Match:    {said}" in done.stdout
     # --json keeps the five keys, the Match ID inside gnubg_id
-    answer = json.loads(jacquet("position", "4HPwATDgc/ABMA:QYnlABAAGAAE", "--json").stdout)
+    answer = json.loads(run("position", "4HPwATDgc/ABMA:QYnlABAAGAAE", "--json").stdout)
     assert answer["gnubg_id"] == "4HPwATDgc/ABMA:QYnlABAAGAAE"
-    assert "Match:" not in jacquet("position", "4HPwATDgc/ABMA").stdout  # no state: none said
+    assert "Match:" not in run("position", "4HPwATDgc/ABMA").stdout  # no state: none said
 
 
 @pytest.mark.unit
@@ -91,7 +78,7 @@ def test_a_game_without_the_match_has_no_states() -> None:
 
 @pytest.mark.integration
 def test_replay_ids_prints_the_match_id_after_each_play() -> None:
-    done = jacquet("replay", str(MATCH), "--game", "2", "--ids")
+    done = run("replay", str(MATCH), "--game", "2", "--ids")
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stdout.splitlines() if line.startswith("gnubg ID:")]
     record = list(read_games(MATCH))[1]
@@ -103,7 +90,7 @@ def test_replay_ids_prints_the_match_id_after_each_play() -> None:
     # copied from gnubg: the Crawford game at 2-0 of 3, Black to roll after White's 2-1
     assert lines[1].startswith("gnubg ID: 0HPkATDgc/ABMA:sAFgAAAAEAAE")
     # a game of no match: the board's IDs only
-    plain = jacquet("replay", "corpus/valid/fragments/backgammon-bar.jqt", "--ids").stdout
+    plain = run("replay", str(ROOT / "corpus/valid/fragments/backgammon-bar.jqt"), "--ids").stdout
     assert "gnubg ID:" in plain and ":" not in plain.split("gnubg ID: ")[1].split()[0]
 
 

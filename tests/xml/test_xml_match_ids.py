@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import gnubg_match_id
+from helpers import gnubg_match_id, run
 from helpers import replay_ids as helpers_replay_ids
 from lxml import etree
 
@@ -30,14 +28,7 @@ needs_gnubg = pytest.mark.skipif(
 def exported(tmp_path: Path, path: Path) -> etree._Element:
     """``jacquet export --xml`` of ``path`` (a real subprocess), parsed and checked by lxml."""
     out = tmp_path / "out.xml"
-    done = subprocess.run(
-        [sys.executable, "-m", "jacquet_notation", "export", "--xml", str(out), str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-        timeout=120,
-    )
+    done = run("export", "--xml", str(out), str(path))
     assert done.returncode == 0, done.stderr
     document = etree.parse(str(out)).getroot()
     schema().assertValid(document)
