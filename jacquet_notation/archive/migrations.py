@@ -15,7 +15,7 @@ from . import store
 from .decisions import create_decisions
 from .groups import refresh_groups
 from .matches import refresh_matches
-from .plays import PLY_KEY_INDEXES, migrate_turns, rekey_plies
+from .plays import migrate_turns, rekey_plies
 from .rows import DerivedGame, derive, reread
 from .schema import (
     SCHEMA_VERSION,
@@ -215,9 +215,7 @@ def _migrate_13_to_14(db: sqlite_utils.Database) -> None:
         "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'idx_plies_key_after'"
     ).fetchone():
         conn.execute("DROP INDEX idx_plies_key_after")
-        for name, column, where in PLY_KEY_INDEXES:
-            if name == "idx_plies_key_after":
-                conn.execute(f"CREATE INDEX {name} ON plies ({column}){where}")
+        store.build_key_indexes(conn)  # the one missing, as PLY_KEY_INDEXES defines it now
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
