@@ -169,3 +169,41 @@ def test_a_window_read_until_it_differs_finds_the_groups_a_whole_one_finds(
         found.append(conn.execute("SELECT * FROM game_groups ORDER BY game_id").fetchall())
         conn.close()
     assert found[0] == found[1] and len(found[0]) >= 3
+
+
+@pytest.mark.integration
+def test_the_games_ending_at_a_position_are_the_earliest_few_read_from_the_index(
+    tmp_path: Path,
+) -> None:
+    """``groups.HELD``: for each key, the earliest games ending there, outside the group and
+    not the game itself, at most the limit; one range of the final-key index that stops at the
+    limit, where a numbering window read every game ending there (checked against a scan)."""
+    db = tmp_path / "archive.db"
+    records = list(generate_records(12, 5, Rules.named("jacquet")))
+    path = tmp_path / "games.jqt"
+    path.write_text("\n\n".join(write_game(record) for record in records) + "\n", "utf-8")
+    import_paths(db, [str(path)])
+    ids = [row[0] for row in rows(db, "SELECT id FROM games ORDER BY rowid")]
+    with sqlite3.connect(db) as conn:  # seven games end at K, the rest at L; two in a group
+        conn.executemany(
+            "UPDATE games SET final_key = ? WHERE id = ?",
+            [("K" if n % 3 else "L", game) for n, game in enumerate(ids)],
+        )
+        conn.execute("DELETE FROM game_groups")
+        conn.executemany(
+            "INSERT INTO game_groups (game_id, group_id) VALUES (?, ?)",
+            [(ids[1], ids[1]), (ids[2], ids[1])],
+        )
+    ends = dict(rows(db, "SELECT id, final_key FROM games"))
+    for game, limit in [(ids[1], 3), (ids[4], 2), (ids[0], 50)]:
+        found = rows(db, groups.HELD, '["K", "L", "M"]', ids[1], game, limit)
+        outside = [g for g in ids if g != game and g not in (ids[1], ids[2])]
+        expected = [
+            (g, key) for key in "KL" for g in [g for g in outside if ends[g] == key][:limit]
+        ]
+        assert sorted(found) == sorted(expected)
+    plan = " ".join(
+        str(row[3]) for row in rows(db, f"EXPLAIN QUERY PLAN {groups.HELD}", "[]", "x", "y", 3)
+    )
+    assert "idx_games_final_key (final_key=?)" in plan, plan
+    assert "CO-ROUTINE" not in plan  # no window over every game ending at a key
