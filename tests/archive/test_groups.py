@@ -184,7 +184,7 @@ def test_the_games_ending_at_a_position_are_the_earliest_few_read_from_the_index
     path.write_text("\n\n".join(write_game(record) for record in records) + "\n", "utf-8")
     import_paths(db, [str(path)])
     ids = [row[0] for row in rows(db, "SELECT id FROM games ORDER BY rowid")]
-    with sqlite3.connect(db) as conn:  # seven games end at K, the rest at L; two in a group
+    with sqlite3.connect(db) as conn:  # eight games end at K, four at L; two in a group
         conn.executemany(
             "UPDATE games SET final_key = ? WHERE id = ?",
             [("K" if n % 3 else "L", game) for n, game in enumerate(ids)],
