@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..bibliography import SOURCE_TAGS
-from ..record import UNKNOWN_ROLL, GameRecord, WrittenPlay
+from ..board_terms import BAR
+from ..record import MOVE_TEXTS, UNKNOWN_ROLL, GameRecord, WrittenPlay
 from .splitting import TAG_START
 
 #: tags in the order the writer puts them; any other tag follows, in the order it was written,
@@ -70,23 +71,31 @@ def play_text(play: WrittenPlay) -> str:
     return _play_text(play if play.annotation is None else replace(play, annotation=None))
 
 
+#: ``_ROLLS[high][low]``: a roll as the canonical writer begins its play, ``6-5:``
+_ROLLS = [[f"{high}-{low}:" for low in range(7)] for high in range(7)]
+
+
 def _line_pieces(plays: Iterable[WrittenPlay], top: bool, steps_alone: bool = False) -> list[str]:
-    """The pieces of a line of play; at the top, "\\n" pieces break it into one turn a line."""
+    """The pieces of a line of play; at the top, "\\n" pieces break it into one turn a line.
+
+    The writer's hot loop (an import writes every game for its id): a play of dice and single
+    moves with nothing around it, nearly every play, is spelled here from tables; any other
+    goes through :func:`_play_text`."""
     pieces: list[str] = []
+    append = pieces.append
     previous: WrittenPlay | None = None
+    rolls, texts = _ROLLS, MOVE_TEXTS
     for play in plays:
+        dice, moves = play.dice, play.moves
         # a play without dice begins and ends only at a turn number: Black's is numbered there
-        interrupted = (
-            previous is None
-            or bool(previous.comments or previous.variations)
-            or (previous.dice is None and bool(previous.moves))
-            or (play.dice is None and bool(play.moves))
-        )
         if play.side == "white":
             number = f"{play.turn}."
         elif (
-            interrupted
-            or previous is None
+            previous is None
+            or previous.comments
+            or previous.variations
+            or (previous.dice is None and previous.moves)
+            or (dice is None and moves)
             or previous.side != "white"
             or previous.turn != play.turn
         ):
@@ -94,30 +103,60 @@ def _line_pieces(plays: Iterable[WrittenPlay], top: bool, steps_alone: bool = Fa
         else:
             number = ""
         if top and previous is not None and play.turn != previous.turn:
-            pieces.append("\n")
-        for comment in play.comments_before:
-            pieces.append(_comment(comment))
+            append("\n")
+        if play.comments_before:
+            pieces.extend([_comment(comment) for comment in play.comments_before])
         if number:
-            pieces.append(number)
-        pieces.append(_play_text(play, steps_alone))
-        pieces.extend(f"${nag}" for nag in play.nags)
-        pieces.extend(_comment(comment) for comment in play.comments)
+            append(number)
+        text = None
+        if (
+            dice is not None
+            and moves
+            and play.action is None
+            and not play.annotation
+            and not play.opponent_moves
+            and 0 <= dice[0] <= 6
+            and 0 <= dice[1] <= 6
+        ):
+            words = [rolls[dice[0]][dice[1]]]
+            for move in moves:
+                start, end = move.start, move.end
+                if move.count != 1 or not (0 <= start <= BAR and 0 <= end <= BAR):
+                    break
+                words.append(texts[1 if move.hit else 0][start][end])
+            else:
+                text = " ".join(words)
+        append(text if text is not None else _play_text(play, steps_alone))
+        if play.nags:
+            pieces.extend([f"${nag}" for nag in play.nags])
+        if play.comments:
+            pieces.extend([_comment(comment) for comment in play.comments])
         for variation in play.variations:
-            pieces.append("(" + _join(_line_pieces(variation, False, steps_alone)) + ")")
+            append("(" + _join(_line_pieces(variation, False, steps_alone)) + ")")
         previous = play
     return pieces
 
 
 def _join(pieces: list[str]) -> str:
-    text = ""
+    """The pieces joined by single spaces, none after a line's end or an opening ``(``; a
+    ``"\\n"`` piece ends a line, its trailing spaces dropped."""
+    done: list[str] = []
+    line: list[str] = []
+    glue = False  # whether the text so far wants a space before the next piece
     for piece in pieces:
         if piece == "\n":
-            text = text.rstrip(" ") + "\n"
-        elif not text or text.endswith("\n") or text.endswith("("):
-            text += piece
-        else:
-            text += " " + piece
-    return text.rstrip(" ")
+            done.append("".join(line).rstrip(" ") + "\n")
+            line = []
+            glue = False
+        elif piece:
+            if glue:
+                line.append(" ")
+            line.append(piece)
+            glue = piece[-1] != "\n" and piece[-1] != "("
+        elif glue:
+            line.append(" ")  # an empty piece still takes its space
+    done.append("".join(line))
+    return "".join(done).rstrip(" ")
 
 
 def write_game(record: GameRecord) -> str:
