@@ -78,9 +78,9 @@ _ROLLS = [[f"{high}-{low}:" for low in range(7)] for high in range(7)]
 def _line_pieces(plays: Iterable[WrittenPlay], top: bool, steps_alone: bool = False) -> list[str]:
     """The pieces of a line of play; at the top, "\\n" pieces break it into one turn a line.
 
-    The writer's hot loop (an import writes every game for its id): a play of dice and single
-    moves with nothing around it, nearly every play, is spelled here from tables; any other
-    goes through :func:`_play_text`."""
+    The writer's hot loop (an import writes every game for its id): a play of dice and moves
+    with nothing inside it (no annotation, share or action), nearly every play, is spelled here,
+    a single move from the table; any other goes through :func:`_play_text`."""
     pieces: list[str] = []
     append = pieces.append
     previous: WrittenPlay | None = None
@@ -108,7 +108,6 @@ def _line_pieces(plays: Iterable[WrittenPlay], top: bool, steps_alone: bool = Fa
             pieces.extend([_comment(comment) for comment in play.comments_before])
         if number:
             append(number)
-        text = None
         if (
             dice is not None
             and moves
@@ -121,12 +120,13 @@ def _line_pieces(plays: Iterable[WrittenPlay], top: bool, steps_alone: bool = Fa
             words = [rolls[dice[0]][dice[1]]]
             for move in moves:
                 start, end = move.start, move.end
-                if move.count != 1 or not (0 <= start <= BAR and 0 <= end <= BAR):
-                    break
-                words.append(texts[1 if move.hit else 0][start][end])
-            else:
-                text = " ".join(words)
-        append(text if text is not None else _play_text(play, steps_alone))
+                if move.count == 1 and 0 <= start <= BAR and 0 <= end <= BAR:
+                    words.append(texts[1 if move.hit else 0][start][end])
+                else:
+                    words.append(move.notation())  # several men, or a point out of range
+            append(" ".join(words))
+        else:
+            append(_play_text(play, steps_alone))
         if play.nags:
             pieces.extend([f"${nag}" for nag in play.nags])
         if play.comments:
