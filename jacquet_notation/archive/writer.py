@@ -130,6 +130,7 @@ class _Session:
         try:
             # The write lock first, then the question whether the file is new: another import
             # may have committed it while this one waited for the lock.
+            store.temporary_in_memory(conn, True)
             conn.execute("BEGIN IMMEDIATE")
             earlier = store.imported(conn, sha)
             if earlier is not None:
@@ -201,6 +202,7 @@ class _Session:
             if self.failure is not None:
                 raise self.failure
             total = {status: theirs[status] + self.counts[status] for status in self.counts}
+            store.temporary_in_memory(self.conn, False)
             if self.deferred and self.refused is None:
                 store.build_key_indexes(self.conn)
             if self.refused is None:
