@@ -129,9 +129,12 @@ def _group(conn: Connection, game_id: str) -> str:
 #: of the game already in its group (2,000 of a tournament's file) take no candidate's place
 _OUTSIDE = "NOT IN (SELECT game_id FROM game_groups WHERE group_id = ?) AND {column} != ?"
 #: the plays that reach a key at or after a ply, outside a group and not of a game: a range of
-#: ``idx_plies_key_after`` (key, position, group, game, limit)
+#: ``idx_plies_key_after`` (plies back, key, position, group, game, limit), each with the dice
+#: and the key after of the game's ply that many plies back, where a line of that length ending
+#: there starts (a few rowids away: a game's plies are one run of ``plies``' rowid)
 HOLDING = (
-    "SELECT n.game_id, p.ply FROM plies p JOIN game_numbers n ON n.number = p.game "
+    "SELECT n.game_id, p.ply, f.dice, f.key_after FROM plies p "
+    "JOIN game_numbers n ON n.number = p.game LEFT JOIN plies f ON f.id = p.id - ? "
     "WHERE p.key_after = ? AND p.ply >= ? AND n.game_id "
     + _OUTSIDE.format(column="n.game_id")
     + " ORDER BY p.ply, p.id LIMIT ?"
@@ -148,16 +151,27 @@ def _holding(
     to the plays that reach the last position late enough: through the view ``turns`` and an
     index on the key alone, every play reaching a final position that many games share was
     read, a cost growing with the archive for each game imported. The candidates come in the
-    index's order: by the ply that reaches the position, then as the games arrived."""
+    index's order: by the ply that reaches the position, then as the games arrived. Each comes
+    with the first ply of its window, and only those whose first ply is the line's are compared
+    ply by ply (:func:`_holds`): nearly every candidate parts from the line there (another roll
+    at the opening), and was a query of its own."""
     rows = conn.execute(
         HOLDING,
-        (line[-1][2], len(line), _group(conn, game_id), game_id, MOST_CANDIDATES),
+        (len(line) - 1, line[-1][2], len(line), _group(conn, game_id), game_id, MOST_CANDIDATES),
     )
     return [
         other
-        for other, end in list(rows)
-        if _holds(conn, other, end - len(line) + 1, end, line, lines.get(other))
+        for other, end, dice, after in list(rows)
+        if _may_hold(line, dice, after)
+        and _holds(conn, other, end - len(line) + 1, end, line, lines.get(other))
     ]
+
+
+def _may_hold(line: list[_Ply], dice: str | None, after: str | None) -> bool:
+    """Whether a candidate window whose first ply has ``dice`` and ``after`` (its key after)
+    can be ``line``: the dice and the key after of its first ply are the line's. The position
+    before it is left to :func:`_holds` (read from the ply before where it is not stored)."""
+    return dice == line[0][0] and after == line[0][2]
 
 
 #: the games that end at one of a list of keys, outside a group and not of a game, at most a

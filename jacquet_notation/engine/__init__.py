@@ -24,6 +24,7 @@ from .agreement import (
     could_hold_six,
     holds_six,
     judged_alike,
+    keys_agree,
     unstructured,
 )
 from .legal import legal_plays, validate_play
@@ -45,6 +46,7 @@ __all__ = [
     "holds_prime",
     "holds_six",
     "judged_alike",
+    "keys_agree",
     "legal_plays",
     "rolls_for_play",
     "score",

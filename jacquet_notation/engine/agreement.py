@@ -185,6 +185,24 @@ class Agreement:
         return 4 if rules.doubles == "four" else self.dice[0]
 
 
+def keys_agree(one: Rules, another: Rules) -> bool | None:
+    """Whether :meth:`Agreement.key` is the same for ``one`` and ``another`` on every roll in
+    every position (True), on none (False: the options it weighs always differ), or on some
+    (None: they differ in the doubles or the bear-off, which it weighs on some rolls alone):
+    read from the options, so that a caller asking the key of many rolls asks only where it
+    can differ."""
+    if (one.hitting, one.courier, one.direction, one.start) != (
+        another.hitting,
+        another.courier,
+        another.direction,
+        another.start,
+    ):
+        return False
+    if one.doubles != another.doubles or one.bear_off != another.bear_off:
+        return None
+    return True
+
+
 def judged_alike(
     position: Position, rolls: Sequence[tuple[int, int]], rules: Rules
 ) -> tuple[object, ...]:

@@ -6,8 +6,9 @@ The one package that knows both the text (records) and the rules (engine), one c
 roll written alone), ``diagnosis`` (an illegal play's suggestions and slip), ``written`` (plays
 written as records: self-play's, the suggestions', ``fmt``'s inferred dice), ``walk`` (the
 line walk and the lead), ``infer`` (which named rulesets a game's plays fit, the walk shared
-among them), ``alone`` (a ruleset that left that walk, replayed alone) and ``verdicts`` (what
-it says of a game, as data and in words). Callers import the names below from the package.
+among them), ``follow`` (the rulesets that follow a game's replay under its own rules, ply by
+ply), ``alone`` (a ruleset that left that walk or that replay, replayed alone) and ``verdicts``
+(what it says of a game, as data and in words). Callers import the names below from the package.
 """
 
 from ..errors import ReplayError

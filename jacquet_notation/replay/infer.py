@@ -9,6 +9,8 @@ the walk itself takes inline. A member that anything else concerns (a check fail
 bare roll, dice left out, a share, the lead, a ``[Position]`` tag) leaves the groups and is
 replayed alone the ordinary way, which finds its first error and words it; so a ruleset
 excluded early costs only its prefix, and those that agree to the end cost one check a class.
+Given the record's replay under one ruleset, the others that can follow its plays do
+(:mod:`.follow`), leaving the same way, and only the rest walk.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
 from .alone import Parted, exclusion, game_verdict, replay_alone
+from .follow import follow, followers
 from .game import Context, ReplayedGame
 from .marks import unmarked_hits
 from .tags import RULES_TAG, check_result
@@ -147,6 +150,11 @@ def _verdicts(
         alone.extend(Parted(rules, None) for rules in walked)
         groups: list[_Group] = []
     else:
+        # those that can follow the replay's own plays do (:mod:`.follow`), the rest walk
+        followed, walked = followers(record, replayed, walked)
+        if replayed is not None and followed:
+            for rules, final, prime_seen in follow(record, replayed, followed, alone):
+                verdicts[rules.name] = _result_verdict(record, rules, final, prime_seen)
         groups = _start_groups(record, walked)
     limit = deadline()  # the desk's time budget (none elsewhere): checked between plies
     for index, written in enumerate(record.plays):
@@ -157,7 +165,7 @@ def _verdicts(
         groups = _advance(groups, index, written, alone, _known(replayed, index, written))
     for group in groups:
         for rules in group.members:
-            verdicts[rules.name] = _result_verdict(record, rules, group)
+            verdicts[rules.name] = _result_verdict(record, rules, group.position, group.prime_seen)
     replay_alone(record, alone, rulesets, verdicts, words, fits_only)
     return verdicts
 
@@ -429,11 +437,13 @@ def _arrived(after: dict[_Key, _Arrival]) -> list[_Group]:
     return groups
 
 
-def _result_verdict(record: GameRecord, rules: Rules, group: _Group) -> Exclusion | None:
-    """A ruleset that accepted every play: the written result checked under its scoring."""
-    final = group.position
+def _result_verdict(
+    record: GameRecord, rules: Rules, final: Position, prime_seen: dict[Side, bool]
+) -> Exclusion | None:
+    """A ruleset that accepted every play, reaching ``final``: the written result checked
+    under its scoring."""
     won = winner(final)
-    points = score(final, won, rules, group.prime_seen[won]) if won is not None else 0
-    game = ReplayedGame(record, rules, [], [], final, won, points, group.prime_seen)
+    points = score(final, won, rules, prime_seen[won]) if won is not None else 0
+    game = ReplayedGame(record, rules, [], [], final, won, points, prime_seen)
     check_result(game, Context(record, rules, True))
     return exclusion(rules, game.errors[0], None) if game.errors else None

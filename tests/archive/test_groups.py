@@ -143,6 +143,11 @@ def _whole_window(
     return [tuple(ply) for ply in conn.execute(query, (game_id, first, last))] == line
 
 
+def _any_window(line: list[Any], dice: str | None, after: str | None) -> bool:
+    """The reference for ``groups._may_hold``: no candidate left out by its first ply."""
+    return True
+
+
 @pytest.mark.slow
 def test_a_window_read_until_it_differs_finds_the_groups_a_whole_one_finds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -160,8 +165,10 @@ def test_a_window_read_until_it_differs_finds_the_groups_a_whole_one_finds(
     import_paths(db, [_write(tmp_path / "parts.jqt", [printed["fragment"], printed["early"]])])
     last = one(db, "SELECT max(id) FROM imports")
     found = []
-    for reading in (groups._holds, _whole_window):
+    # each candidate's first ply weighed first (``_may_hold``), and every candidate read whole
+    for reading, weighed in ((groups._holds, groups._may_hold), (_whole_window, _any_window)):
         monkeypatch.setattr(groups, "_holds", reading)
+        monkeypatch.setattr(groups, "_may_hold", weighed)
         conn = sqlite3.connect(db)
         with conn:
             conn.execute("DELETE FROM game_groups")
