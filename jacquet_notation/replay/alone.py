@@ -12,11 +12,28 @@ from dataclasses import dataclass
 from ..engine import judged_alike
 from ..errors import AmbiguousPlayError, IllegalPlayError, JacquetError
 from ..position import Position, Side
-from ..record import GameRecord
+from ..record import GameRecord, WrittenPlay
 from ..rules import Rules
 from .game import ReplayedGame, ReplayedPly
 from .verdicts import Exclusion, scoring_twins
 from .walk import replay, replay_from
+
+
+def left_alone(written: WrittenPlay, position: Position, index: int) -> bool:
+    """Whether a written ply, at ``position`` and the ``index``-th of its game, is one that the
+    walk shared among rulesets (infer's, follow's) leaves to each ruleset's own replay: no dice,
+    a cube action or a play not given, a bare roll, a share, the wrong side or a game over, or
+    a doubles opening (the lead's rules); the replay's careful checks say what each makes of it."""
+    dice = written.dice
+    return (
+        dice is None
+        or written.action is not None
+        or written.is_bare_roll
+        or bool(written.opponent_moves)
+        or written.side != position.turn
+        or position.over
+        or (index == 0 and dice[0] == dice[1])
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from ..errors import AmbiguousPlayError, IllegalPlayError
 from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord
 from ..rules import Rules
-from .alone import Parted
+from .alone import Parted, left_alone
 from .game import ReplayedGame
 from .marks import unmarked_hits
 
@@ -128,13 +128,8 @@ def follow(
             or ply.play is None
             or ply.after is None
             or (ply.before is not position and ply.before != position)
-            or dice is None
-            or written.action is not None
-            or written.is_bare_roll
-            or written.opponent_moves
-            or written.side != position.turn
-            or position.over
-            or (index == 0 and dice[0] == dice[1])
+            or dice is None  # said again for the type checker
+            or left_alone(written, position, index)
         ):
             # the walk's careful checks, the opening, or the replay stopped or went elsewhere
             alone.extend(_parted(one, index, position) for one in following)

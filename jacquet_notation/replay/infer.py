@@ -34,7 +34,7 @@ from ..errors import AmbiguousPlayError, IllegalPlayError
 from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
-from .alone import Parted, exclusion, game_verdict, replay_alone
+from .alone import Parted, exclusion, game_verdict, left_alone, replay_alone
 from .follow import follow, followers
 from .game import Context, ReplayedGame
 from .marks import unmarked_hits
@@ -222,15 +222,7 @@ def _advance(
     for group in groups:
         position = group.position
         dice = written.dice
-        if (
-            dice is None
-            or written.action is not None
-            or written.is_bare_roll
-            or written.opponent_moves
-            or written.side != position.turn
-            or position.over
-            or (index == 0 and dice[0] == dice[1])
-        ):
+        if dice is None or left_alone(written, position, index):  # None said again for the type
             # the walk's careful checks, the lead, the opening
             alone.extend(_parted(rules, index, group) for rules in group.members)
             continue
