@@ -1,0 +1,191 @@
+"""Schema version 15: each set of rules options stored once (``rule_options``), and a play's
+text stored without the roll its row keeps beside it (docs/archive.md, "Version 15")."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlite_utils
+from helpers import one, rows
+
+from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
+from jacquet_notation.archive.schema import _GAME_TYPES, GAME_COLUMNS
+from jacquet_notation.generate import generate_records
+from jacquet_notation.notation import write_game
+from jacquet_notation.rules import Rules
+
+ROOT = Path(__file__).resolve().parents[2]
+MATCHES = ROOT / "tests" / "data" / "mat"
+
+#: what the documented join reads of a game's options
+_OPTIONS = (
+    "SELECT g.id, o.options FROM games g LEFT JOIN rule_options o ON o.id = g.options ORDER BY g.id"
+)
+
+
+#: a play's stored cells but its text
+_PLAYS = (
+    "SELECT id, turn, side, dice, steps, pips, before, key_after, counts FROM plies ORDER BY id"
+)
+
+
+def _tables(lines: list[str]) -> dict[str, list[str]]:
+    """A dump's lines by table, ``plies`` left out."""
+    tables: dict[str, list[str]] = {}
+    name = ""
+    for line in lines:
+        if line.startswith("== "):
+            name = line[3:].split(" (")[0]
+        tables.setdefault(name, []).append(line)
+    tables.pop("plies")
+    return tables
+
+
+def _dump() -> Any:
+    """scripts/archive_dump.py's dump (every stored row, sorted), as its own test loads it."""
+    spec = importlib.util.spec_from_file_location("archive_dump", ROOT / "scripts/archive_dump.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.dump
+
+
+def _records(folder: Path) -> list[Path]:
+    """Games of three rulesets (three sets of options), some of whose plays the .jqt writes
+    otherwise than their steps (``5-5: 24/19(2)``), and match files' (``65: 24/13``)."""
+    texts = [
+        write_game(record)
+        for seed, name in enumerate(("jacquet", "backgammon", "murray"))
+        for record in generate_records(3, seed, Rules.named(name))
+    ]
+    path = folder / "games.jqt"
+    path.write_text("\n".join(texts), encoding="utf-8")
+    return [path, *sorted(MATCHES.glob("*.mat"))]
+
+
+def _archive(folder: Path, name: str = "a.db") -> Path:
+    db = folder / name
+    import_paths(db, [str(path) for path in _records(folder)])
+    return db
+
+
+def test_a_new_archive_stores_each_set_of_options_once_and_games_point_at_it(
+    tmp_path: Path,
+) -> None:
+    db = _archive(tmp_path)
+    assert one(db, "PRAGMA user_version") == SCHEMA_VERSION == 15
+    sets = rows(db, "SELECT options FROM rule_options ORDER BY id")
+    assert sorted(json.loads(text)["ruleset"] for (text,) in sets) == [
+        "backgammon",
+        "jacquet",
+        "murray",
+    ]
+    # every game's id of its set, declared as a reference, read back as its rules' options
+    assert ("games", "options", "rule_options", "id") in {
+        ("games", row[3], row[2], row[4]) for row in rows(db, "PRAGMA foreign_key_list(games)")
+    }
+    assert one(db, "SELECT count(*) FROM games WHERE typeof(options) != 'integer'") == 0
+    for rules, options in rows(
+        db, "SELECT g.rules, o.options FROM games g JOIN rule_options o ON o.id = g.options"
+    ):
+        assert json.loads(options) == Rules.named(rules).options()
+    # the column is last, as the step from version 14 leaves it
+    assert [row[1] for row in rows(db, "PRAGMA table_info(games)")][-1] == "options"
+    # a second import of the same rules adds no set
+    more = tmp_path / "more.jqt"
+    more.write_text(
+        "\n".join(write_game(r) for r in generate_records(2, 9, Rules.named("jacquet"))),
+        encoding="utf-8",
+    )
+    import_paths(db, [str(more)])
+    assert rows(db, "SELECT options FROM rule_options ORDER BY id") == sets
+
+
+#: version 14's games: the options JSON in every row, after ``rules``
+_V14_COLUMNS = [column for column in GAME_COLUMNS if column != "options"]
+_V14_COLUMNS.insert(_V14_COLUMNS.index("rules") + 1, "options")
+
+
+def _as_version_14(db: Path) -> None:
+    """Lay ``games`` out again as version 14 made it (no ``rule_options``), and the plays'
+    texts as it stored them (whole, where it did not read ``dice: steps``)."""
+    conn = sqlite3.connect(db)  # foreign_keys off: the rename leaves other tables' references
+    kept = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE tbl_name = 'games' AND type IN ('index', 'trigger') "
+        "AND sql IS NOT NULL ORDER BY type, rowid"
+    ).fetchall()
+    conn.execute("PRAGMA legacy_alter_table = ON")
+    conn.execute("ALTER TABLE games RENAME TO _v15_games")
+    sqlite_utils.Database(conn).table("games").create(
+        {
+            column: _GAME_TYPES.get(column, str) if column != "options" else str
+            for column in _V14_COLUMNS
+        },
+        pk="id",
+        foreign_keys=[
+            ("event_id", "events", "id"),
+            ("white_id", "players", "id"),
+            ("black_id", "players", "id"),
+            ("source_id", "sources", "id"),
+            ("import_id", "imports", "id"),
+        ],
+    )
+    columns = ", ".join(f"g.{column}" for column in _V14_COLUMNS).replace("g.options", "o.options")
+    conn.execute(
+        f"INSERT INTO games (rowid, {', '.join(_V14_COLUMNS)}) SELECT g.rowid, {columns} "
+        "FROM _v15_games g LEFT JOIN rule_options o ON o.id = g.options ORDER BY g.rowid"
+    )
+    conn.execute("DROP TABLE _v15_games")
+    for (sql,) in kept:
+        conn.execute(sql)
+    conn.execute("DROP TABLE rule_options")
+    conn.execute("PRAGMA user_version = 14")
+    conn.commit()
+    conn.close()
+
+
+@pytest.mark.integration
+def test_the_step_from_version_14_stores_the_options_once_as_a_new_archive_does(
+    tmp_path: Path,
+) -> None:
+    dump = _dump()
+    new = _archive(tmp_path, "new.db")
+    old = tmp_path / "old.db"
+    source, target = sqlite3.connect(new), sqlite3.connect(old)
+    source.backup(target)
+    source.close()
+    target.close()
+    _as_version_14(old)
+    assert "rule_options" not in {row[0] for row in rows(old, "SELECT name FROM sqlite_master")}
+    assert one(old, "SELECT typeof(options) FROM games LIMIT 1") == "text"
+    open_archive(old).close()
+    assert one(old, "PRAGMA user_version") == SCHEMA_VERSION
+    assert one(old, "PRAGMA integrity_check") == "ok"
+    assert rows(old, "PRAGMA foreign_key_check") == []
+    # nothing names the table the step worked on, and every trigger is back
+    named = "SELECT count(*) FROM sqlite_master WHERE instr(sql, ?) > 0"
+    assert one(old, named, "_v15_games") == one(old, named, " _options ") == 0
+    triggers = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+    assert rows(old, triggers) == rows(new, triggers)
+    # every row a new archive stores, but the plays' texts kept whole, which read the same
+    assert _tables(dump(old)) == _tables(dump(new))
+    assert rows(old, _PLAYS) == rows(new, _PLAYS)
+    assert rows(old, _OPTIONS) == rows(new, _OPTIONS)
+    assert dump(old, "view") == dump(new, "view")
+    # the triggers still keep game_list and the search: a game's row changed shows there
+    with sqlite3.connect(old) as conn:
+        conn.execute("UPDATE games SET white = 'Renamed Player' WHERE rowid = 1")
+    assert (
+        one(old, "SELECT white FROM game_list WHERE id = (SELECT id FROM games WHERE rowid = 1)")
+        == "Renamed Player"
+    )
+    assert one(old, "SELECT count(*) FROM games_fts WHERE games_fts MATCH 'Renamed'") == 1
+    # a rebuild stores the texts anew: then every row is a new archive's
+    rebuild(new)
+    rebuild(old)
+    assert dump(old) == dump(new)
