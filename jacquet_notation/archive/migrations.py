@@ -233,9 +233,14 @@ def _migrate_14_to_15(db: sqlite_utils.Database) -> None:
     again for every game. The sets are numbered as the games first met them, as an import
     numbers them, so that a migrated archive's rows are a new one's. Nothing for an archive
     whose ``games`` an earlier step of the same migration made in version 15's layout.
+
+    The view ``turns`` is made again: a play's text is stored without its roll where it
+    begins with it (:mod:`.stored_written`). The texts stored before are kept as they are,
+    which the view reads as it did; ``jacquet archive --rebuild`` stores them anew.
     """
     conn = db.conn
     create_rule_options(db)
+    create_views(db, replace=True)  # turns spells a play's roll back (stored_written.py)
     if any(row[3] == "options" for row in conn.execute("PRAGMA foreign_key_list(games)")):
         return
     conn.execute(

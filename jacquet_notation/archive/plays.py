@@ -16,6 +16,7 @@ import sqlite_utils
 
 from ..position import Position, Side
 from .stored_steps import steps_sql
+from .stored_written import written_sql
 
 #: the stored columns of a play (``plies``), of which the view ``turns`` reads as the
 #: table of that name read until version 6. What a play shares with its neighbours or its game
@@ -23,9 +24,10 @@ from .stored_steps import steps_sql
 #: id, ``before`` is NULL where it is the previous play's ``key_after`` (every play but a game's
 #: first and the play after a missing one), ``written`` NULL where it reads ``dice: steps``,
 #: ``side`` 0 (White) or 1 (Black), ``dice`` 65 for ``6-5``, ``written`` empty where it reads
-#: ``65: steps`` (a match file's spelling); ``counts`` the turn, pips and men off of the position
-#: after, in one integer (:func:`position_counts`), which the view ``positions`` reads for a
-#: position that has no row of its own
+#: ``65: steps`` (a match file's spelling), a BLOB of the rest where it begins with its roll
+#: otherwise (version 15, :mod:`.stored_written`); ``counts`` the turn, pips and men off of
+#: the position after, in one integer (:func:`position_counts`), which the view ``positions``
+#: reads for a position that has no row of its own
 PLY_COLUMNS: tuple[str, ...] = (
     "game",
     "ply",
@@ -171,12 +173,12 @@ _TURN_SELECT = """n.game_id AS game_id, p.ply AS ply, p.turn AS turn,
   CASE p.side WHEN 0 THEN 'white' WHEN 1 THEN 'black' ELSE p.side END AS side,
   CASE WHEN typeof(p.dice) = 'integer' THEN (p.dice / 10) || '-' || (p.dice % 10)
        ELSE p.dice END AS dice,
-  CASE WHEN p.written IS NULL THEN (p.dice / 10) || '-' || (p.dice % 10) || ': ' || (@steps@)
-       WHEN p.written = '' THEN (p.dice / 10) || (p.dice % 10) || ': ' || (@steps@)
-       ELSE p.written END AS written,
+  @written@ AS written,
   @steps@ AS steps, p.pips AS pips, {before} AS key_before, p.key_after AS key_after,
   x.annotation AS annotation, x.nags AS nags, x.comment AS comment, x.error AS error,
-  x.opponent_steps AS opponent_steps, x.cube AS cube""".replace("@steps@", steps_sql("p.steps"))
+  x.opponent_steps AS opponent_steps, x.cube AS cube""".replace(
+    "@written@", written_sql("p.written", "p.dice", "@steps@")
+).replace("@steps@", steps_sql("p.steps"))
 #: a play's notes, if it has any
 _NOTES = "LEFT JOIN ply_notes x ON x.game = p.game AND x.ply = p.ply"
 
