@@ -15,7 +15,7 @@ from . import store
 from .decisions import create_decisions
 from .groups import refresh_groups
 from .matches import refresh_matches
-from .plays import migrate_turns, rekey_plies
+from .plays import migrate_turns, rekey_plies, untype_written
 from .rows import DerivedGame, derive, reread
 from .schema import (
     SCHEMA_VERSION,
@@ -235,11 +235,16 @@ def _migrate_14_to_15(db: sqlite_utils.Database) -> None:
     whose ``games`` an earlier step of the same migration made in version 15's layout.
 
     The view ``turns`` is made again: a play's text is stored without its roll where it
-    begins with it (:mod:`.stored_written`). The texts stored before are kept as they are,
-    which the view reads as it did; ``jacquet archive --rebuild`` stores them anew.
+    begins with it, its moves packed where they are spelled canonically (:mod:`.stored_written`).
+    ``plies`` is made again with ``written`` untyped, as a TEXT column would store the packed
+    integer as its digits (:func:`.plays.untype_written`: every row carried over by SQL, in key
+    order, its indexes built again, as the step to 13 did). The texts stored before are kept
+    as they are, which the view reads as it did; ``jacquet archive --rebuild`` stores them anew.
     """
     conn = db.conn
     create_rule_options(db)
+    if untype_written(db):
+        store.build_key_indexes(conn)
     create_views(db, replace=True)  # turns spells a play's roll back (stored_written.py)
     if any(row[3] == "options" for row in conn.execute("PRAGMA foreign_key_list(games)")):
         return

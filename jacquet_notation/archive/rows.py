@@ -385,7 +385,7 @@ class _Plies:
                     # is read afresh, as its ``before`` is not the last play's result
                     last_position = None
             # the text as written, without the roll stored beside it (stored_written.py)
-            stored: str | bytes | None
+            stored: str | bytes | int | None
             if roll:
                 dashed, plain, rolled = spelled[roll[0]][roll[1]]
                 stored = pack_written(
@@ -393,6 +393,7 @@ class _Plies:
                     dashed,
                     plain,
                     steps,
+                    written.moves,
                 )
             else:
                 rolled = None

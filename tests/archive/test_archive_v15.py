@@ -17,10 +17,16 @@ from helpers import one, rows
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
 from jacquet_notation.archive.schema import _GAME_TYPES, GAME_COLUMNS
 from jacquet_notation.archive.stored_steps import steps_sql
-from jacquet_notation.archive.stored_written import written_sql
+from jacquet_notation.archive.stored_written import (
+    POINTS_AS_NUMBERS,
+    SPELLED_ROLL,
+    pack_written,
+    written_sql,
+)
 from jacquet_notation.errors import NotationError
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import parse_chunk, split_games, write_game
+from jacquet_notation.record import Move
 from jacquet_notation.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +67,8 @@ def _dump() -> Any:
 
 def _records(folder: Path) -> list[Path]:
     """Games of three rulesets (three sets of options), some of whose plays the .jqt writes
-    otherwise than their steps (``5-5: 24/19(2)``), and match files' (``65: 24/13``)."""
+    otherwise than their steps (``5-5: 24/19(2)``), and match files' (``65: 24/13``,
+    ``53: 25/20 11/8``)."""
     texts = [
         write_game(record)
         for seed, name in enumerate(("jacquet", "backgammon", "murray"))
@@ -69,7 +76,14 @@ def _records(folder: Path) -> list[Path]:
     ]
     path = folder / "games.jqt"
     path.write_text("\n".join(texts), encoding="utf-8")
-    return [path, *sorted(MATCHES.glob("*.mat"))]
+    bar = folder / "bar.mat"  # a match file that writes the bar as 25
+    bar.write_text(
+        " 1 point match\n\n Game 1\n anna : 0                        bert : 0\n"
+        "  1) 21: 13/11 6/5                64: 24/20* 13/7\n"
+        "  2) 53: 25/20 11/8               21: 13/11 6/5\n",
+        encoding="utf-8",
+    )
+    return [path, bar, *sorted(MATCHES.glob("*.mat"))]
 
 
 def _archive(folder: Path, name: str = "a.db") -> Path:
@@ -113,23 +127,35 @@ def test_a_new_archive_stores_each_set_of_options_once_and_games_point_at_it(
 def test_a_play_written_otherwise_is_stored_without_its_roll_and_read_back_whole(
     tmp_path: Path,
 ) -> None:
+    from jacquet_notation.archive.stored_steps import counted_as_parts
+
+    assert counted_as_parts()  # a move of several men spelled as packed_sql spells it
     db = _archive(tmp_path)
+    kinds = dict(
+        rows(
+            db,
+            "SELECT typeof(written) || CASE WHEN typeof(written) = 'integer' THEN "
+            "CASE WHEN written < 0 THEN '-' ELSE '+' END WHEN typeof(written) = 'blob' THEN "
+            "CASE WHEN substr(written, 1, 1) = CAST('-' AS BLOB) THEN '-' ELSE '+' END "
+            "ELSE '' END, count(*) FROM plies GROUP BY 1",
+        )
+    )
+    # the moves packed after a match file's 65: (+) and a .jqt's 6-5: (-), else the rest
+    assert {"integer+", "integer-", "blob+", "blob-"} <= set(kinds), kinds
+    flagged = "SELECT count(*) FROM plies WHERE typeof(written) = 'integer' AND abs(written) & ?"
+    assert one(db, flagged, POINTS_AS_NUMBERS) == 1  # bar.mat's 25/20 11/8
     rests = rows(
         db,
         "SELECT p.written, p.dice, t.written FROM plies p JOIN game_numbers n ON n.number = "
         "p.game JOIN turns t ON t.game_id = n.game_id AND t.ply = p.ply "
         "WHERE typeof(p.written) = 'blob'",
     )
-    dashed = plain = 0
     for rest, dice, text in rests:
         high, low = divmod(dice, 10)
         if rest.startswith(b"-"):  # after a .jqt's 5-5:
-            dashed += 1
             assert text == f"{high}-{low}: " + rest[1:].decode()
         else:  # after a match file's 65:
-            plain += 1
             assert text == f"{high}{low}: " + rest.decode()
-    assert dashed and plain
     # what turns reads of each game is every play as the reader read it from its file
     expected = []
     for path in _records(tmp_path):
@@ -157,13 +183,29 @@ def _as_version_14(db: Path) -> None:
     """Lay ``games`` out again as version 14 made it (no ``rule_options``), and the plays'
     texts as it stored them (whole, where it did not read ``dice: steps``)."""
     conn = sqlite3.connect(db)  # foreign_keys off: the rename leaves other tables' references
+    # plies with a TEXT written, holding each text whole
     spelled = written_sql("written", "dice", steps_sql("steps"))
-    conn.execute(f"UPDATE plies SET written = {spelled} WHERE typeof(written) = 'blob'")
+    plies = str(conn.execute("SELECT sql FROM sqlite_master WHERE name = 'plies'").fetchone()[0])
+    assert ", written," in plies
+    indexes = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE tbl_name = 'plies' AND type = 'index' "
+        "AND sql IS NOT NULL"
+    ).fetchall()
+    conn.execute("PRAGMA legacy_alter_table = ON")
+    conn.execute("ALTER TABLE plies RENAME TO _v15_plies")
+    conn.execute(plies.replace(", written,", ", written TEXT,"))
+    conn.execute(
+        f"INSERT INTO plies SELECT id, turn, side, dice, CASE WHEN typeof(written) IN "
+        f"('integer', 'blob') THEN {spelled} ELSE written END, steps, pips, before, key_after, "
+        "counts FROM _v15_plies ORDER BY id"
+    )
+    conn.execute("DROP TABLE _v15_plies")
+    for (sql,) in indexes:
+        conn.execute(sql)
     kept = conn.execute(
         "SELECT sql FROM sqlite_master WHERE tbl_name = 'games' AND type IN ('index', 'trigger') "
         "AND sql IS NOT NULL ORDER BY type, rowid"
     ).fetchall()
-    conn.execute("PRAGMA legacy_alter_table = ON")
     conn.execute("ALTER TABLE games RENAME TO _v15_games")
     sqlite_utils.Database(conn).table("games").create(
         {
@@ -207,9 +249,16 @@ def test_the_step_from_version_14_stores_the_options_once_as_a_new_archive_does(
     _as_version_14(old)
     assert "rule_options" not in {row[0] for row in rows(old, "SELECT name FROM sqlite_master")}
     assert one(old, "SELECT typeof(options) FROM games LIMIT 1") == "text"
-    assert one(old, "SELECT count(*) FROM plies WHERE typeof(written) = 'blob'") == 0
+    assert one(old, "SELECT count(*) FROM plies WHERE typeof(written) != 'text'") == one(
+        old, "SELECT count(*) FROM plies WHERE written IS NULL"
+    )
     open_archive(old).close()
     assert one(old, "PRAGMA user_version") == SCHEMA_VERSION
+    # plies made again with written untyped, its indexes built again
+    types = {row[1]: row[2] for row in rows(old, "PRAGMA table_info(plies)")}
+    assert types["written"] == types["steps"] == ""
+    index = "SELECT name FROM sqlite_master WHERE tbl_name = 'plies' AND type = 'index' ORDER BY 1"
+    assert rows(old, index) == rows(new, index)
     assert one(old, "PRAGMA integrity_check") == "ok"
     assert rows(old, "PRAGMA foreign_key_check") == []
     # nothing names the table the step worked on, and every trigger is back
@@ -234,3 +283,38 @@ def test_the_step_from_version_14_stores_the_options_once_as_a_new_archive_does(
     rebuild(new)
     rebuild(old)
     assert dump(old) == dump(new)
+
+
+@pytest.mark.parametrize(
+    ("text", "moves", "kind"),
+    [
+        ("63: 22/13", [Move(22, 13)], "integer"),
+        ("6-3: 22/13", [Move(22, 13)], "integer"),
+        ("55: 13/8(2) 6/1*(2)", [Move(13, 8, 2), Move(6, 1, 2, True)], "integer"),
+        ("33: 6/3 6/3 3/0 3/0", [Move(6, 3), Move(6, 3), Move(3, 0), Move(3, 0)], "integer"),
+        ("53: 25/20 11/8", [Move(25, 20), Move(11, 8)], "integer"),
+        ("5-3: bar/20 6/off", [Move(25, 20), Move(6, 0)], "integer"),
+        ("21: 6/off 6/0", [Move(6, 0), Move(6, 0)], "blob"),  # spelled two ways: kept
+        ("44: 8/4 8/4 8/4 8/4 4/0", [Move(8, 4)] * 4 + [Move(4, 0)], "blob"),  # five moves
+        ("6-6: pass", [], "blob"),
+        ("65: Cannot Move", [], "blob"),
+        ("65: -1", [], "text"),  # a rest that would read as the .jqt's mark: kept whole
+        ("?-?: 24/13", [Move(24, 13)], "text"),
+    ],
+)
+def test_a_text_packed_reads_back_as_written(text: str, moves: list[Move], kind: str) -> None:
+    """:func:`pack_written` and the SQL of :func:`written_sql`, round trip, without a replay:
+    the steps are NULL (not replayed), so that only the text's own forms are used."""
+    stored = pack_written(text, "6-5: ", "65: ", None, moves)  # a roll it does not begin with
+    dice = 65
+    for high in range(1, 7):
+        for low in range(1, high + 1):
+            if text.startswith((f"{high}{low}: ", f"{high}-{low}: ")):
+                dice = high * 10 + low
+                dashed, plain, _ = SPELLED_ROLL[high][low]
+                stored = pack_written(text, dashed, plain, None, moves)
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE p (written, dice INTEGER, steps)")
+    conn.execute("INSERT INTO p VALUES (?, ?, NULL)", (stored, dice))
+    spelled = written_sql("written", "dice", steps_sql("steps"))
+    assert conn.execute(f"SELECT typeof(written), {spelled} FROM p").fetchone() == (kind, text)
