@@ -388,13 +388,14 @@ class _Plies:
             stored: str | bytes | int | None
             if roll:
                 dashed, plain, rolled = spelled[roll[0]][roll[1]]
-                stored = pack_written(
-                    written.text or _ply_text(written, dice_text[roll[0]][roll[1]]),
-                    dashed,
-                    plain,
-                    steps,
-                    written.moves,
-                )
+                text = written.text or _ply_text(written, dice_text[roll[0]][roll[1]])
+                # pack_written's two commonest answers first, without the call (the hot loop)
+                if steps is not None and text == dashed + steps:
+                    stored = None
+                elif steps is not None and text == plain + steps:
+                    stored = ""
+                else:
+                    stored = pack_written(text, dashed, plain, steps, written.moves)
             else:
                 rolled = None
                 stored = written.text or _ply_text(written, None)

@@ -126,10 +126,11 @@ def pack_moves(moves: Sequence[Move]) -> int | None:
     if not moves or len(moves) > MOST_STEPS:
         return None
     packed = shift = 0
-    for start, end, count, hit, *_ in moves:
+    for move in moves:
+        start, end, count = move.start, move.end, move.count
         if not 0 < start <= _BAR or not 0 <= end <= _BAR or not 0 < count <= MOST_COUNT:
             return None
-        packed |= (start | end << 5 | bool(hit) << 10 | count << STEP_WIDTH) << shift
+        packed |= (start | end << 5 | move.hit << 10 | count << STEP_WIDTH) << shift
         shift += MOVE_WIDTH
     return packed
 

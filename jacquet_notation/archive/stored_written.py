@@ -56,13 +56,15 @@ def pack_written(
             return None
     else:
         return text
-    packed = pack_moves(moves)
-    if packed is not None:
+    if moves:
         canonical = " ".join([move.notation() for move in moves])
-        if rest == canonical:
-            return sign * packed
-        if rest == canonical.replace(BAR_TEXT, BAR_NUMBER).replace(OFF_TEXT, OFF_NUMBER):
-            return sign * (packed | POINTS_AS_NUMBERS)
+        flag = 0
+        if rest != canonical:
+            flag = POINTS_AS_NUMBERS
+            canonical = canonical.replace(BAR_TEXT, BAR_NUMBER).replace(OFF_TEXT, OFF_NUMBER)
+        packed = pack_moves(moves) if rest == canonical else None
+        if packed is not None:
+            return sign * (packed | flag)
     if sign < 0:
         return (DASHED_MARK + rest).encode()
     return text if rest.startswith(DASHED_MARK) else rest.encode()
