@@ -15,7 +15,7 @@ from . import store
 from .decisions import create_decisions
 from .groups import refresh_groups
 from .matches import refresh_matches
-from .plays import migrate_turns, rekey_plies, untype_written
+from .plays import PLY_COLUMNS, create_plies_table, migrate_turns, rekey_plies
 from .rows import DerivedGame, derive, reread
 from .schema import (
     SCHEMA_VERSION,
@@ -237,13 +237,13 @@ def _migrate_14_to_15(db: sqlite_utils.Database) -> None:
     The view ``turns`` is made again: a play's text is stored without its roll where it
     begins with it, its moves packed where they are spelled canonically (:mod:`.stored_written`).
     ``plies`` is made again with ``written`` untyped, as a TEXT column would store the packed
-    integer as its digits (:func:`.plays.untype_written`: every row carried over by SQL, in key
+    integer as its digits (:func:`_untype_written`: every row carried over by SQL, in key
     order, its indexes built again, as the step to 13 did). The texts stored before are kept
     as they are, which the view reads as it did; ``jacquet archive --rebuild`` stores them anew.
     """
     conn = db.conn
     create_rule_options(db)
-    if untype_written(db):
+    if _untype_written(db):
         store.build_key_indexes(conn)
     create_views(db, replace=True)  # turns spells a play's roll back (stored_written.py)
     if any(row[3] == "options" for row in conn.execute("PRAGMA foreign_key_list(games)")):
@@ -267,6 +267,32 @@ def _migrate_14_to_15(db: sqlite_utils.Database) -> None:
     conn.execute("ALTER TABLE games RENAME COLUMN _options TO options")
     for _, sql in triggers:
         conn.execute(sql)
+
+
+def _untype_written(db: sqlite_utils.Database) -> bool:
+    """Version 14's ``plies``, whose ``written`` is TEXT, made again with the column untyped
+    (:data:`.plays.UNTYPED`), every row as it was, in key order; False (nothing done) for a table
+    made so already (a new archive's, or one an earlier step of the same migration made).
+    Its indexes are made again by the caller."""
+    conn = db.conn
+    types = {row[1]: row[2] for row in conn.execute("PRAGMA table_info(plies)")}
+    if not types.get("written"):
+        return False
+    conn.execute("PRAGMA legacy_alter_table = ON")  # the views keep reading ``plies``
+    conn.execute("ALTER TABLE plies RENAME TO _v14_plies")
+    conn.execute("PRAGMA legacy_alter_table = OFF")
+    for (name,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '_v14_plies' "
+        "AND sql IS NOT NULL"
+    ).fetchall():
+        conn.execute(f"DROP INDEX {name}")
+    create_plies_table(db)
+    stored = ", ".join(PLY_COLUMNS[2:])  # the cells beside the key
+    conn.execute(
+        f"INSERT INTO plies (id, {stored}) SELECT id, {stored} FROM _v14_plies ORDER BY id"
+    )
+    conn.execute("DROP TABLE _v14_plies")
+    return True
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:

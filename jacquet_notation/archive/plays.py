@@ -228,14 +228,14 @@ PLY_KEY_INDEXES: tuple[tuple[str, str, str], ...] = (
 #: the cells of ``plies`` stored with no type affinity, each as given: ``steps`` (version 13: a
 #: packed integer, or a text stored before) and ``written`` (version 15: a packed integer too,
 #: stored_written.py, which a TEXT column would turn into its digits)
-_UNTYPED = ("steps", "written")
+UNTYPED = ("steps", "written")
 
 
-def _create_plies_table(db: sqlite_utils.Database) -> None:
+def create_plies_table(db: sqlite_utils.Database) -> None:
     """``plies`` alone (version 13: its rowid the play's key, ``game`` and ``ply`` read from it
     by virtual columns, which take no byte), without its indexes."""
     columns = ", ".join(
-        column if column in _UNTYPED else f"{column} {'INTEGER' if column in _PLY_INTS else 'TEXT'}"
+        column if column in UNTYPED else f"{column} {'INTEGER' if column in _PLY_INTS else 'TEXT'}"
         for column in _STORED
     )
     db.execute(
@@ -245,35 +245,9 @@ def _create_plies_table(db: sqlite_utils.Database) -> None:
     )
 
 
-def untype_written(db: sqlite_utils.Database) -> bool:
-    """Version 14's ``plies``, whose ``written`` is TEXT, made again with the column untyped
-    (:data:`_UNTYPED`), every row as it was, in key order; False (nothing done) for a table
-    made so already (a new archive's, or one an earlier step of the same migration made).
-    Its indexes are made again by the caller."""
-    conn = db.conn
-    types = {row[1]: row[2] for row in conn.execute("PRAGMA table_info(plies)")}
-    if not types.get("written"):
-        return False
-    conn.execute("PRAGMA legacy_alter_table = ON")  # the views keep reading ``plies``
-    conn.execute("ALTER TABLE plies RENAME TO _v14_plies")
-    conn.execute("PRAGMA legacy_alter_table = OFF")
-    for (name,) in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '_v14_plies' "
-        "AND sql IS NOT NULL"
-    ).fetchall():
-        conn.execute(f"DROP INDEX {name}")
-    _create_plies_table(db)
-    stored = ", ".join(_STORED)
-    conn.execute(
-        f"INSERT INTO plies (id, {stored}) SELECT id, {stored} FROM _v14_plies ORDER BY id"
-    )
-    conn.execute("DROP TABLE _v14_plies")
-    return True
-
-
 def _create_play_tables(db: sqlite_utils.Database) -> None:
-    """``plies`` (:func:`_create_plies_table`), its two key indexes, and ``ply_notes``."""
-    _create_plies_table(db)
+    """``plies`` (:func:`create_plies_table`), its two key indexes, and ``ply_notes``."""
+    create_plies_table(db)
     for name, column, where in PLY_KEY_INDEXES:
         db.execute(f"CREATE INDEX {name} ON plies ({column}){where}")
     notes = ", ".join(
