@@ -3,6 +3,7 @@ changed no row (compare the dump of an archive made before the change with one m
 
     python3 scripts/archive_dump.py ARCHIVE.db [OUT.txt]        # dump an archive
     python3 scripts/archive_dump.py --import FILE... --out OUT.txt   # import into a new one, dump
+    python3 scripts/archive_dump.py --views ARCHIVE.db [OUT.txt]    # every view's rows instead
 
 Each table (the full-text index's shadow tables left out: SQLite's, rebuilt from ``games``) is
 written as one line a row, its columns by name, the rows sorted; the columns that say when an
@@ -27,15 +28,18 @@ sys.path.insert(0, str(ROOT))
 VOLATILE = {"imports": {"started", "finished", "path"}}
 
 
-def dump(db: str | Path) -> list[str]:
-    """One line a row of every table of ``db``, sorted within each table, tables by name."""
+def dump(db: str | Path, kind: str = "table") -> list[str]:
+    """One line a row of every table of ``db`` (``kind`` ``view``: of every view, what a
+    visitor reads, the same across a schema change that stores the rows otherwise), sorted
+    within each table, tables by name."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         names = [
             name
             for (name,) in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                "AND name NOT LIKE '%_fts_%' ORDER BY name"
+                "SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' "
+                "AND name NOT LIKE '%_fts_%' ORDER BY name",
+                (kind,),
             )
         ]
         lines: list[str] = []
@@ -57,6 +61,9 @@ def main() -> None:
     parser.add_argument("out", nargs="?", type=Path)
     parser.add_argument("--import", dest="files", nargs="+", type=Path)
     parser.add_argument("--out", dest="out_option", type=Path)
+    parser.add_argument(
+        "--views", action="store_true", help="dump every view's rows rather than every table's"
+    )
     args = parser.parse_args()
     out = args.out or args.out_option
     with tempfile.TemporaryDirectory() as temp:
@@ -68,7 +75,7 @@ def main() -> None:
             import_paths(db, [str(path) for path in args.files])
         if db is None:
             parser.error("name an archive, or files to --import")
-        lines = dump(db)
+        lines = dump(db, "view" if args.views else "table")
     digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()
     text = "\n".join(lines) + f"\nsha256 {digest}\n"
     if out is None:

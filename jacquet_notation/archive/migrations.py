@@ -15,7 +15,7 @@ from . import store
 from .decisions import create_decisions
 from .groups import refresh_groups
 from .matches import refresh_matches
-from .plays import migrate_turns, rekey_plies
+from .plays import PLY_COLUMNS, create_plies_table, migrate_turns, rekey_plies
 from .rows import DerivedGame, derive, reread
 from .schema import (
     SCHEMA_VERSION,
@@ -26,6 +26,7 @@ from .schema import (
     create_groups,
     create_matches,
     create_player_aliases,
+    create_rule_options,
     create_schema,
     create_views,
 )
@@ -218,6 +219,82 @@ def _migrate_13_to_14(db: sqlite_utils.Database) -> None:
         store.build_key_indexes(conn)  # the one missing, as PLY_KEY_INDEXES defines it now
 
 
+def _migrate_14_to_15(db: sqlite_utils.Database) -> None:
+    """Version 15 stores each distinct set of rules options once (``rule_options``), a game's
+    ``options`` becoming its id, the column's last, as a new archive's.
+
+    By ALTER TABLE alone, no table rebuilt: ``games`` keeps its rowids (the full-text index's
+    keys), its indexes, and the foreign keys other tables declare on it (a rebuilt table
+    renamed under foreign_keys = ON would have them rewritten to the old table's name). A
+    column is added with its reference, filled from the old, the old dropped (SQLite rewrites
+    the rows once) and the new renamed. The triggers on ``games`` are dropped while the column
+    is filled and made again from their own SQL: the update changes nothing they copy
+    (``game_list``, ``game_rules``, the full-text index), and would otherwise write all three
+    again for every game. The sets are numbered as the games first met them, as an import
+    numbers them, so that a migrated archive's rows are a new one's. Nothing for an archive
+    whose ``games`` an earlier step of the same migration made in version 15's layout.
+
+    The view ``turns`` is made again: a play's text is stored without its roll where it
+    begins with it, its moves packed where they are spelled canonically (:mod:`.stored_written`).
+    ``plies`` is made again with ``written`` untyped, as a TEXT column would store the packed
+    integer as its digits (:func:`_untype_written`: every row carried over by SQL, in key
+    order, its indexes built again, as the step to 13 did). The texts stored before are kept
+    as they are, which the view reads as it did; ``jacquet archive --rebuild`` stores them anew.
+    """
+    conn = db.conn
+    create_rule_options(db)
+    if _untype_written(db):
+        store.build_key_indexes(conn)
+    create_views(db, replace=True)  # turns spells a play's roll back (stored_written.py)
+    if any(row[3] == "options" for row in conn.execute("PRAGMA foreign_key_list(games)")):
+        return
+    conn.execute(
+        "INSERT OR IGNORE INTO rule_options (options) SELECT options FROM games "
+        "WHERE options IS NOT NULL GROUP BY options ORDER BY min(rowid)"
+    )
+    triggers = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'games' "
+        "ORDER BY rowid"
+    ).fetchall()
+    for name, _ in triggers:
+        conn.execute(f"DROP TRIGGER [{name}]")
+    conn.execute("ALTER TABLE games ADD COLUMN _options INTEGER REFERENCES rule_options(id)")
+    conn.execute(
+        "UPDATE games SET _options = (SELECT r.id FROM rule_options r WHERE r.options = "
+        "games.options) WHERE options IS NOT NULL"
+    )
+    conn.execute("ALTER TABLE games DROP COLUMN options")
+    conn.execute("ALTER TABLE games RENAME COLUMN _options TO options")
+    for _, sql in triggers:
+        conn.execute(sql)
+
+
+def _untype_written(db: sqlite_utils.Database) -> bool:
+    """Version 14's ``plies``, whose ``written`` is TEXT, made again with the column untyped
+    (:data:`.plays.UNTYPED`), every row as it was, in key order; False (nothing done) for a table
+    made so already (a new archive's, or one an earlier step of the same migration made).
+    Its indexes are made again by the caller."""
+    conn = db.conn
+    types = {row[1]: row[2] for row in conn.execute("PRAGMA table_info(plies)")}
+    if not types.get("written"):
+        return False
+    conn.execute("PRAGMA legacy_alter_table = ON")  # the views keep reading ``plies``
+    conn.execute("ALTER TABLE plies RENAME TO _v14_plies")
+    conn.execute("PRAGMA legacy_alter_table = OFF")
+    for (name,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '_v14_plies' "
+        "AND sql IS NOT NULL"
+    ).fetchall():
+        conn.execute(f"DROP INDEX {name}")
+    create_plies_table(db)
+    stored = ", ".join(PLY_COLUMNS[2:])  # the cells beside the key
+    conn.execute(
+        f"INSERT INTO plies (id, {stored}) SELECT id, {stored} FROM _v14_plies ORDER BY id"
+    )
+    conn.execute("DROP TABLE _v14_plies")
+    return True
+
+
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
     """Version 0 (before versioning): games(id, white, black, date, result, status, text, file),
     imports(id, path, sha256, games). Every game is re-derived from its text; imports are kept.
@@ -279,5 +356,6 @@ _STEPS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_11_to_12,
     _migrate_12_to_13,
     _migrate_13_to_14,
+    _migrate_14_to_15,
 )
 assert len(_STEPS) + 1 == SCHEMA_VERSION, "a schema step without its migration"

@@ -16,6 +16,7 @@ import sqlite_utils
 
 from ..position import Position, Side
 from .stored_steps import steps_sql
+from .stored_written import written_sql
 
 #: the stored columns of a play (``plies``), of which the view ``turns`` reads as the
 #: table of that name read until version 6. What a play shares with its neighbours or its game
@@ -23,9 +24,10 @@ from .stored_steps import steps_sql
 #: id, ``before`` is NULL where it is the previous play's ``key_after`` (every play but a game's
 #: first and the play after a missing one), ``written`` NULL where it reads ``dice: steps``,
 #: ``side`` 0 (White) or 1 (Black), ``dice`` 65 for ``6-5``, ``written`` empty where it reads
-#: ``65: steps`` (a match file's spelling); ``counts`` the turn, pips and men off of the position
-#: after, in one integer (:func:`position_counts`), which the view ``positions`` reads for a
-#: position that has no row of its own
+#: ``65: steps`` (a match file's spelling), a BLOB of the rest where it begins with its roll
+#: otherwise (version 15, :mod:`.stored_written`); ``counts`` the turn, pips and men off of
+#: the position after, in one integer (:func:`position_counts`), which the view ``positions``
+#: reads for a position that has no row of its own
 PLY_COLUMNS: tuple[str, ...] = (
     "game",
     "ply",
@@ -171,12 +173,12 @@ _TURN_SELECT = """n.game_id AS game_id, p.ply AS ply, p.turn AS turn,
   CASE p.side WHEN 0 THEN 'white' WHEN 1 THEN 'black' ELSE p.side END AS side,
   CASE WHEN typeof(p.dice) = 'integer' THEN (p.dice / 10) || '-' || (p.dice % 10)
        ELSE p.dice END AS dice,
-  CASE WHEN p.written IS NULL THEN (p.dice / 10) || '-' || (p.dice % 10) || ': ' || (@steps@)
-       WHEN p.written = '' THEN (p.dice / 10) || (p.dice % 10) || ': ' || (@steps@)
-       ELSE p.written END AS written,
+  @written@ AS written,
   @steps@ AS steps, p.pips AS pips, {before} AS key_before, p.key_after AS key_after,
   x.annotation AS annotation, x.nags AS nags, x.comment AS comment, x.error AS error,
-  x.opponent_steps AS opponent_steps, x.cube AS cube""".replace("@steps@", steps_sql("p.steps"))
+  x.opponent_steps AS opponent_steps, x.cube AS cube""".replace(
+    "@written@", written_sql("p.written", "p.dice", "@steps@")
+).replace("@steps@", steps_sql("p.steps"))
 #: a play's notes, if it has any
 _NOTES = "LEFT JOIN ply_notes x ON x.game = p.game AND x.ply = p.ply"
 
@@ -223,12 +225,17 @@ PLY_KEY_INDEXES: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def _create_play_tables(db: sqlite_utils.Database) -> None:
-    """``plies`` (version 13: its rowid the play's key, ``game`` and ``ply`` read from it by
-    virtual columns, which take no byte), its two key indexes, and ``ply_notes``."""
+#: the cells of ``plies`` stored with no type affinity, each as given: ``steps`` (version 13: a
+#: packed integer, or a text stored before) and ``written`` (version 15: a packed integer too,
+#: stored_written.py, which a TEXT column would turn into its digits)
+UNTYPED = ("steps", "written")
+
+
+def create_plies_table(db: sqlite_utils.Database) -> None:
+    """``plies`` alone (version 13: its rowid the play's key, ``game`` and ``ply`` read from it
+    by virtual columns, which take no byte), without its indexes."""
     columns = ", ".join(
-        # steps: no affinity, a packed integer or (stored before version 13) a text as it is
-        column if column == "steps" else f"{column} {'INTEGER' if column in _PLY_INTS else 'TEXT'}"
+        column if column in UNTYPED else f"{column} {'INTEGER' if column in _PLY_INTS else 'TEXT'}"
         for column in _STORED
     )
     db.execute(
@@ -236,6 +243,11 @@ def _create_play_tables(db: sqlite_utils.Database) -> None:
         f"game INTEGER GENERATED ALWAYS AS (id >> {PLY_SHIFT}) VIRTUAL, "
         f"ply INTEGER GENERATED ALWAYS AS (id & {MAX_STORED_PLY}) VIRTUAL)"
     )
+
+
+def _create_play_tables(db: sqlite_utils.Database) -> None:
+    """``plies`` (:func:`create_plies_table`), its two key indexes, and ``ply_notes``."""
+    create_plies_table(db)
     for name, column, where in PLY_KEY_INDEXES:
         db.execute(f"CREATE INDEX {name} ON plies ({column}){where}")
     notes = ", ".join(

@@ -107,6 +107,11 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
         if table == "players":  # a merge outlives its games (docs/archive.md)
             used += " UNION SELECT player_id FROM player_aliases"
         conn.execute(f"DELETE FROM {table} WHERE id NOT IN ({used})")
+    # a set of options no game is replayed under any more (version 15)
+    conn.execute(
+        "DELETE FROM rule_options WHERE id NOT IN "
+        "(SELECT options FROM games WHERE options IS NOT NULL)"
+    )
     store.build_key_indexes(conn)
     store.share_positions(conn, 0)
     store.recount_imports(db)

@@ -30,6 +30,7 @@ from .decisions import DecisionRow, analyser_columns, decision_rows, format_of
 from .names import iso_date, normalise_name
 from .plays import counts_after, position_counts
 from .stored_steps import pack_steps
+from .stored_written import SPELLED_ROLL, pack_written
 
 # --------------------------------------------------------------------------------------------
 # The rows of a game
@@ -81,12 +82,6 @@ class DerivedGame:
 _DICE = [[f"{high}-{low}" for low in range(7)] for high in range(7)]
 #: a side as ``plies`` stores it (the view ``turns`` spells it)
 _SIDE_NUMBER = {"white": 0, "black": 1}
-#: ``_SPELLED_ROLL[high][low]``: the two spellings of a play's start ``plies.written`` leaves
-#: out (a .jqt's ``6-5: ``, a match file's ``65: ``), and the roll as stored (65)
-_SPELLED_ROLL = [
-    [(f"{high}-{low}: ", f"{high}{low}: ", high * 10 + low) for low in range(7)]
-    for high in range(7)
-]
 
 
 def game_hash(text: str) -> str:
@@ -347,7 +342,7 @@ class _Plies:
         last_position: Position | None = None
         last_after: str | None = None  # the previous play's key_after
         last_counts: int | None = None  # the counts of last_position, once counted
-        dice_text, step_text, sides, spelled = _DICE, MOVE_TEXTS, _SIDE_NUMBER, _SPELLED_ROLL
+        dice_text, step_text, sides, spelled = _DICE, MOVE_TEXTS, _SIDE_NUMBER, SPELLED_ROLL
         for number, ply in enumerate(game.plies, 1):
             written = ply.written
             turn = written.turn
@@ -389,27 +384,28 @@ class _Plies:
                     # a missing play the game goes on from (replay.py): the next ply's position
                     # is read afresh, as its ``before`` is not the last play's result
                     last_position = None
-            # the text as written, left out where it is the roll then the steps (see plays.py)
-            text: str | None = written.text
+            # the text as written, without the roll stored beside it (stored_written.py)
+            stored: str | bytes | int | None
             if roll:
                 dashed, plain, rolled = spelled[roll[0]][roll[1]]
-                if not text:
-                    text = _ply_text(written, dice_text[roll[0]][roll[1]])
-                elif steps is not None:
-                    if text == dashed + steps:
-                        text = None
-                    elif text == plain + steps:
-                        text = ""
+                text = written.text or _ply_text(written, dice_text[roll[0]][roll[1]])
+                # pack_written's two commonest answers first, without the call (the hot loop)
+                if steps is not None and text == dashed + steps:
+                    stored = None
+                elif steps is not None and text == plain + steps:
+                    stored = ""
+                else:
+                    stored = pack_written(text, dashed, plain, steps, written.moves)
             else:
                 rolled = None
-                text = text or _ply_text(written, None)
+                stored = written.text or _ply_text(written, None)
             append(
                 (
                     number,
                     turn,
                     sides[written.side],
                     rolled,
-                    text,
+                    stored,
                     pack_steps(ply.play, steps),
                     moved,
                     before_key,

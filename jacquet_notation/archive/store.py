@@ -318,6 +318,10 @@ class Store:
             (str(name), int(id_))
             for name, id_ in self.conn.execute("SELECT normalised, player_id FROM player_aliases")
         )
+        self.names["rule_options"] = {
+            str(options): int(id_)
+            for options, id_ in self.conn.execute("SELECT options, id FROM rule_options")
+        }
 
     def name_id(self, table: str, name: str | None) -> int | None:
         """The id of a player, event or source, inserting it the first time it is seen.
@@ -339,13 +343,31 @@ class Store:
             found = cache[key] = returned_id(inserted)
         return found
 
+    def options_id(self, options: str | None) -> int | None:
+        """The id of a set of rules options (its JSON, as :mod:`.rows` writes it) in
+        ``rule_options`` (version 15), inserting it the first time it is seen: a game's row
+        holds the id, the set is stored once."""
+        if options is None:
+            return None
+        cache = self.names["rule_options"]
+        found = cache.get(options)
+        if found is None:
+            inserted = self.conn.execute(
+                "INSERT INTO rule_options (options) VALUES (?) RETURNING id", (options,)
+            ).fetchone()
+            found = cache[options] = returned_id(inserted)
+        return found
+
     def known_id(self, table: str, name: str) -> int | None:
         """The id ``name`` has in ``table`` (a merged spelling: its player's), None if it has
         none: :meth:`name_id`'s lookup, without the insertion."""
         return self.names[table].get(normalise_name(name))
 
     def resolve_names(self, game: GameRow) -> None:
-        """Set the ids of a game row's players, event and source (inserting new names)."""
+        """Set the ids of a game row's players, event, source and rules options (inserting new
+        ones)."""
+        if isinstance(game["options"], str):  # not twice: an id is kept as it is
+            game["options"] = self.options_id(game["options"])
         game["white_id"] = self.name_id("players", game["white"])
         game["black_id"] = self.name_id("players", game["black"])
         game["event_id"] = self.name_id("events", game["event"])

@@ -13,8 +13,11 @@ stored before version 13: the view reads a TEXT cell as it is.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..board_terms import move_text
 from ..engine import Play
-from ..record import MOVE_TEXTS
+from ..record import MOVE_TEXTS, Move
 
 #: the binary places of one step
 STEP_WIDTH = 11
@@ -70,21 +73,68 @@ def _point_sql(value: str, texts: dict[int, str]) -> str:
     return f"(CASE {value} {named} ELSE {value} END)" if named else value
 
 
-def steps_sql(column: str) -> str:
-    """SQL: the text of the steps ``column`` holds (packed or, stored otherwise, as it is)."""
+#: version 15: the binary places of a move as written (``plies.written``, stored_written.py): a
+#: step's, then the count of men it moves (``13/7(2)``: 2) in 3 more
+MOVE_WIDTH = STEP_WIDTH + 3
+#: the most men one written move may count to be packed
+MOST_COUNT = 7
+
+
+def counted_as_parts() -> bool:
+    """Whether a move of several men reads as one man's move then ``(count)``, as
+    :func:`packed_sql` spells it (checked by the tests, as :func:`spelled_as_parts` is)."""
+    return all(
+        move_text(start, end, bool(hit), count) == f"{MOVE_TEXTS[hit][start][end]}({count})"
+        for hit in (0, 1)
+        for start in range(1, _BAR + 1)
+        for end in range(_BAR + 1)
+        for count in range(2, MOST_COUNT + 1)
+    )
+
+
+def packed_sql(column: str, width: int = STEP_WIDTH, numbers: bool = False) -> str:
+    """SQL: the text of the moves packed in ``column``, a non-negative integer, ``width``
+    places each (:data:`STEP_WIDTH`: steps; :data:`MOVE_WIDTH`: moves with their counts);
+    ``numbers``: every point spelled as its number, the bar 25 and off 0, as some match files
+    write them (``25/20``, ``3/0``)."""
     starts = {point: _start_text(point) for point in range(1, _BAR + 1)}
     ends = {point: _end_text(point) for point in range(_BAR + 1)}
+    if numbers:
+        starts = {point: str(point) for point in starts}
+        ends = {point: str(point) for point in ends}
     parts = []
     for index in range(MOST_STEPS):
-        shift = index * STEP_WIDTH
+        shift = index * width
         start = f"(({column} >> {shift}) & 31)"
         end = f"(({column} >> {shift + 5}) & 31)"
         hit = f"(({column} >> {shift + 10}) & 1)"
+        counted = ""
+        if width > STEP_WIDTH:
+            count = f"(({column} >> {shift + STEP_WIDTH}) & {MOST_COUNT})"
+            counted = f" || CASE WHEN {count} > 1 THEN '(' || {count} || ')' ELSE '' END"
         parts.append(
             f"CASE WHEN {start} = 0 THEN '' ELSE ' ' || {_point_sql(start, starts)} || '/' || "
-            f"{_point_sql(end, ends)} || CASE WHEN {hit} THEN '{_HIT_MARK}' ELSE '' END END"
+            f"{_point_sql(end, ends)} || CASE WHEN {hit} THEN '{_HIT_MARK}' ELSE '' END"
+            f"{counted} END"
         )
-    return (
-        f"CASE WHEN typeof({column}) = 'integer' THEN substr({' || '.join(parts)}, 2) "
-        f"ELSE {column} END"
-    )
+    return f"substr({' || '.join(parts)}, 2)"
+
+
+def pack_moves(moves: Sequence[Move]) -> int | None:
+    """Moves as written packed :data:`MOVE_WIDTH` places each, the first lowest (None where
+    they do not fit: none, more than four, a point off the board, more than seven men)."""
+    if not moves or len(moves) > MOST_STEPS:
+        return None
+    packed = shift = 0
+    for move in moves:
+        start, end, count = move.start, move.end, move.count
+        if not 0 < start <= _BAR or not 0 <= end <= _BAR or not 0 < count <= MOST_COUNT:
+            return None
+        packed |= (start | end << 5 | move.hit << 10 | count << STEP_WIDTH) << shift
+        shift += MOVE_WIDTH
+    return packed
+
+
+def steps_sql(column: str) -> str:
+    """SQL: the text of the steps ``column`` holds (packed or, stored otherwise, as it is)."""
+    return f"CASE WHEN typeof({column}) = 'integer' THEN {packed_sql(column)} ELSE {column} END"

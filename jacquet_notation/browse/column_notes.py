@@ -25,7 +25,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "white": "White's name as written",
         "black": "Black's name as written",
         "rules": "The ruleset the game was replayed under",
-        "options": "Every rules option, as JSON",
+        "options": "Every rules option: the set in rule_options (JSON, stored once for the games "
+        "that share it)",
         "source_id": "The book, manuscript or collection the record comes from",
         "source": "The source as written",
         "tags": "Every tag of the record, as JSON, in the record's order",
@@ -170,6 +171,10 @@ COLUMNS: dict[str, dict[str, str]] = {
         "loss": "The equity given up against the best option, as the analyser wrote it",
         "luck": "The luck of the roll, where the analyser gives it",
         "level": "How deep the analyser looked",
+    },
+    "rule_options": {
+        "id": "The set's number, which games.options holds",
+        "options": "Every rules option, as JSON (join rule_options on games.options)",
     },
     "game_rules": {
         "rules": "A named ruleset every play of the game fits (jacquet infer)",

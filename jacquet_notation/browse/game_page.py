@@ -47,9 +47,11 @@ async def game_view(datasette: Any, request: Any) -> Response:
     game_id = request.url_vars["game_id"]
     game = await one_row(
         db,
-        "select games.*, events.name as event_name, sources.name as source_name from games "
+        "select games.*, events.name as event_name, sources.name as source_name, "
+        "rule_options.options as options_json from games "
         "left join events on events.id = games.event_id "
-        "left join sources on sources.id = games.source_id where games.id = ?",
+        "left join sources on sources.id = games.source_id "
+        "left join rule_options on rule_options.id = games.options where games.id = ?",
         game_id,
         "game",
         name,
@@ -105,7 +107,7 @@ async def game_view(datasette: Any, request: Any) -> Response:
         "black_url": optional_url(player_url, datasette, name, game.get("black_id")),
         "row_url": f"{datasette.urls.table(name, 'games')}/{quote(game_id, safe='')}",
         "script_url": static_url(datasette, "jacquet.js"),
-        "options": _options(game.get("options")),
+        "options": _options(game.get("options_json")),
         "courier": _has_courier(game),
         "shares": shares,
         "race_chart": race_chart(states, turns),
@@ -286,7 +288,7 @@ def _has_courier(game: dict[str, Any]) -> bool:
     """Whether the game's rules have a courier, so that its legend explains the courier's ring
     only there: the ``courier`` option the archive keeps (yes or no), else the ruleset's name
     (an archive without options: backgammon is the one named ruleset without it)."""
-    options = dict(_options(game.get("options")))
+    options = dict(_options(game.get("options_json")))
     if "courier" in options:
         return options["courier"] != "no"
     return game.get("rules") != "backgammon"

@@ -131,7 +131,10 @@ def render_cell(
     if isinstance(value, bytes) and table in _VIEWS_AS_TABLES:
         return _bytes_cell(value)
     if column in JSON_COLUMNS:
-        return json_cell(column, value) if table in ("games", None) else None
+        # version 15: games.options is an id of rule_options, which Datasette labels with the
+        # set's JSON: the set is drawn, as the JSON in the row was
+        shown = label if column == "options" and isinstance(label, str) else value
+        return json_cell(column, shown) if table in ("games", "rule_options", None) else None
     if column == "original":
         return _text_cell(value)
     if (table, column) in _KEY_COLUMNS and isinstance(value, str):

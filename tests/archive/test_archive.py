@@ -186,7 +186,8 @@ def test_a_game_lands_with_its_tags_names_turns_and_positions(tmp_path: Path) ->
         db,
         "SELECT id, event, site, date, year, white, black, rules, status, error, turns, plies, "
         "winner, points, result, computed_result, comments, canonical, original, file, "
-        "game_index, options FROM games",
+        "game_index, (SELECT o.options FROM rule_options o WHERE o.id = games.options) "
+        "FROM games",
     )
     # version 7 keeps the record's text once, packed; the id is the hash of its canonical text
     assert game[17] is None

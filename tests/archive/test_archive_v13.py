@@ -13,6 +13,7 @@ from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive
 from jacquet_notation.archive.groups import HOLDING
 from jacquet_notation.archive.schema import PAGE_SIZE
 from jacquet_notation.archive.stored_steps import steps_sql
+from jacquet_notation.archive.stored_written import written_sql
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import write_game
 from jacquet_notation.rules import Rules
@@ -119,6 +120,13 @@ _V12_PLAYS = (
 )
 
 
+#: a play's text as versions 7 to 14 stored it: NULL, empty, or whole (stored_written.py)
+_WHOLE_TEXT = (
+    "CASE WHEN typeof(written) IN ('integer', 'blob') THEN "
+    f"{written_sql('written', 'dice', steps_sql('steps'))} ELSE written END"
+)
+
+
 def _as_version_12_plays(db: Path) -> None:
     """Lay ``plies`` and ``ply_notes`` out again as version 12 stored them."""
     conn = sqlite3.connect(db)
@@ -132,8 +140,8 @@ def _as_version_12_plays(db: Path) -> None:
         conn.execute(f"DROP INDEX {name}")
     for sql in _V12_PLAYS:
         conn.execute(sql)
-    conn.execute(  # the steps as version 12 stored them, as text
-        "INSERT INTO plies SELECT game, ply, turn, side, dice, written, "
+    conn.execute(  # the steps as version 12 stored them, as text, and the texts whole
+        f"INSERT INTO plies SELECT game, ply, turn, side, dice, {_WHOLE_TEXT}, "
         f"{steps_sql('steps')}, pips, before, key_after, counts FROM _new_plies ORDER BY id"
     )
     conn.execute("INSERT INTO ply_notes SELECT * FROM _new_notes")

@@ -88,8 +88,9 @@ def expected_marks(archive: Path, game_id: str, ply: int) -> dict[int, str]:
     drawing compares), in White's numbering under the game's direction."""
     (turn,) = query(
         archive,
-        "select t.side, t.steps, json_extract(g.options, '$.direction') as direction "
-        "from turns t join games g on g.id = t.game_id where t.game_id = ? and t.ply = ?",
+        "select t.side, t.steps, json_extract(o.options, '$.direction') as direction "
+        "from turns t join games g on g.id = t.game_id "
+        "join rule_options o on o.id = g.options where t.game_id = ? and t.ply = ?",
         [game_id, ply],
     )
     left: dict[int, int] = {}

@@ -267,6 +267,14 @@ def test_the_raw_games_table_folds_its_notes_and_draws_its_json(server: str, arc
     # tags as a definition list
     tags = re.search(r'<td class="col-tags[^"]*"[^>]*>(.*?)</td>', html, re.S)
     assert tags and "<dt>White</dt><dd>Ann</dd>" in tags.group(1)
+    # the rules options likewise, though the row holds the id of their set (version 15)
+    ruleset = query(
+        archive,
+        "select json_extract(o.options, '$.ruleset') from games g "
+        "join rule_options o on o.id = g.options where g.status = 'invalid'",
+    )[0][0]
+    options = re.search(r'<td class="col-options[^"]*"[^>]*>(.*?)</td>', html, re.S)
+    assert options and f"<dt>ruleset</dt><dd>{ruleset}</dd>" in options.group(1)
 
 
 def test_canned_queries_are_titled_in_words(server: str) -> None:
