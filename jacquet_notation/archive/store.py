@@ -21,10 +21,10 @@ from ..notation import READER
 from .decisions import INSERT as INSERT_DECISIONS
 from .names import normalise_name
 from .plays import NOTE_INSERT, PLY_INSERT, PLY_KEY_INDEXES
-from .plays import share_positions as share_positions
 from .rows import DerivedGame, GameRow
 from .schema import GAME_COLUMNS
 from .search_index import SEARCH_INDEXES, create_search_indexes
+from .shared_positions import share_positions as share_positions
 
 #: games handled per batch: the unit the importing process sends to the writer process. Small
 #: enough that a batch of rows (about 14 KiB pickled a game) fits in the pipe with room to spare,

@@ -1,5 +1,6 @@
 """Each file's import counts the games through its positions onto the counts before it
-(``plays.share_positions``): the counts must be those of every game, as counting afresh gives.
+(``shared_positions.share_positions``): the counts must be those of every game, as counting
+afresh gives.
 
 An import of many small files (a club's match files) is where the two could part: the
 positions every game passes (the start, the common openings) are counted once a file, and a
