@@ -7,6 +7,7 @@ new step lands here beside the others.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 
 import sqlite_utils
@@ -219,6 +220,11 @@ def _migrate_13_to_14(db: sqlite_utils.Database) -> None:
         store.build_key_indexes(conn)  # the one missing, as PLY_KEY_INDEXES defines it now
 
 
+#: the SQLite the step to 15 needs: ``ALTER TABLE ... DROP COLUMN`` came in 3.35.0 (2021);
+#: Debian 12's Python has 3.40.1. A new archive needs no more than the rest of the package.
+DROP_COLUMN_SQLITE = (3, 35, 0)
+
+
 def _migrate_14_to_15(db: sqlite_utils.Database) -> None:
     """Version 15 stores each distinct set of rules options once (``rule_options``), a game's
     ``options`` becoming its id, the column's last, as a new archive's.
@@ -241,6 +247,13 @@ def _migrate_14_to_15(db: sqlite_utils.Database) -> None:
     order, its indexes built again, as the step to 13 did). The texts stored before are kept
     as they are, which the view reads as it did; ``jacquet archive --rebuild`` stores them anew.
     """
+    if sqlite3.sqlite_version_info < DROP_COLUMN_SQLITE:
+        # before anything is changed: the whole migration is rolled back, the file kept as it was
+        raise store.ArchiveError(
+            "the archive is of version 14, and its step to version 15 needs SQLite "
+            f"{'.'.join(map(str, DROP_COLUMN_SQLITE))} or newer; this Python's sqlite3 is "
+            f"{sqlite3.sqlite_version} (the archive is unchanged; docs/archive.md, Version 15)"
+        )
     conn = db.conn
     create_rule_options(db)
     if _untype_written(db):

@@ -253,6 +253,13 @@ def open_archive(db: str | os.PathLike[str]) -> sqlite_utils.Database:
         if store.is_busy(error):
             raise store.busy_error(path) from None
         raise ArchiveError(f"{path}: not a usable archive: {error}") from None
+    except ArchiveError as error:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        conn.close()
+        if str(error).startswith(f"{path}:"):
+            raise
+        raise ArchiveError(f"{path}: {error}") from None  # a migration's, which has no path
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")

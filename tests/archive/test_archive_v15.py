@@ -16,6 +16,7 @@ from helpers import one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
 from jacquet_notation.archive.schema import _GAME_TYPES, GAME_COLUMNS
+from jacquet_notation.archive.store import ArchiveError
 from jacquet_notation.archive.stored_steps import steps_sql
 from jacquet_notation.archive.stored_written import (
     POINTS_AS_NUMBERS,
@@ -318,3 +319,21 @@ def test_a_text_packed_reads_back_as_written(text: str, moves: list[Move], kind:
     conn.execute("INSERT INTO p VALUES (?, ?, NULL)", (stored, dice))
     spelled = written_sql("written", "dice", steps_sql("steps"))
     assert conn.execute(f"SELECT typeof(written), {spelled} FROM p").fetchone() == (kind, text)
+
+
+@pytest.mark.integration
+def test_an_sqlite_too_old_for_the_step_says_so_and_leaves_the_archive_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = _archive(tmp_path, "old.db")
+    _as_version_14(old)
+    before = rows(old, "SELECT name, sql FROM sqlite_master ORDER BY name")
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 34, 1))
+    monkeypatch.setattr(sqlite3, "sqlite_version", "3.34.1")
+    with pytest.raises(ArchiveError) as raised:
+        open_archive(old)
+    assert str(raised.value).startswith(f"{old}: the archive is of version 14")
+    assert "needs SQLite 3.35.0 or newer" in str(raised.value)
+    assert "3.34.1" in str(raised.value) and "\n" not in str(raised.value)
+    assert one(old, "PRAGMA user_version") == 14
+    assert rows(old, "SELECT name, sql FROM sqlite_master ORDER BY name") == before
