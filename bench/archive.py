@@ -1,10 +1,11 @@
 """Benchmark: importing generated games into the SQLite archive, beside its two peers.
 
-    python3 bench/archive.py [--games 20000] [--corpus FILE]
+    python3 bench/archive.py [--games 20000] [--corpus FILE|FOLDER]
 
 Measured in this run, on the same file of seeded self-play games (generated with
 ``generate_records`` and ``write_game`` into bench/out/archive-GAMES.jqt, kept for the next run,
-unless ``--corpus`` names a file):
+unless ``--corpus`` names a file, or a folder such as the shared match files, whose every
+record file is read as ``jacquet validate`` and ``jacquet archive`` read a folder):
 
 - parse + validate alone (``read_games`` then ``validation.report_record``, one process, with
   the same garbage-collector thresholds as an import): what the archive cannot avoid; the
@@ -47,7 +48,8 @@ from jacquet_notation.garbage import fewer_collections  # noqa: E402
 from jacquet_notation.generate import generate_records  # noqa: E402
 from jacquet_notation.notation import read_games, write_game  # noqa: E402
 from jacquet_notation.rules import Rules  # noqa: E402
-from jacquet_notation.validation import report_record  # noqa: E402
+from jacquet_notation.sources import record_files  # noqa: E402
+from jacquet_notation.validation import report_record, validate_paths  # noqa: E402
 
 PART = 500
 OUT = ROOT / "bench" / "out"
@@ -73,14 +75,26 @@ def generate(path: Path, games: int) -> None:
 
 
 def parse_and_validate(path: Path) -> tuple[float, float, int]:
-    """(wall seconds, CPU seconds, games), with the collector's rhythm of an import."""
+    """(wall seconds, CPU seconds, games), with the collector's rhythm of an import; a folder's
+    files validated as ``jacquet validate`` does (one process), the checks across a match's
+    games included, as the import runs them."""
     began, cpu = time.perf_counter(), time.process_time()
     games = 0
-    with fewer_collections():
-        for record in read_games(path):
-            report_record(record)
-            games += 1
+    if path.is_dir():
+        games = sum(1 for _ in validate_paths([str(path)], jobs=1))
+    else:
+        with fewer_collections():
+            for record in read_games(path):
+                report_record(record)
+                games += 1
     return time.perf_counter() - began, time.process_time() - cpu, games
+
+
+def text_size(path: Path) -> int:
+    """The bytes of records imported: the file's, or every record file's under the folder."""
+    if not path.is_dir():
+        return path.stat().st_size
+    return sum(os.path.getsize(name) for name in record_files([str(path)]) if isinstance(name, str))
 
 
 def _children_cpu() -> float:
@@ -150,7 +164,9 @@ def size(db: Path) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000)
-    parser.add_argument("--corpus", type=Path, help="a record file to use instead")
+    parser.add_argument(
+        "--corpus", type=Path, help="a record file, or a folder of them, to use instead"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="runs of each side (best kept)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temp:
@@ -164,7 +180,7 @@ def main() -> None:
                 generate(path.with_suffix(".part"), args.games)
                 path.with_suffix(".part").rename(path)
                 print(f"generated {args.games} games in {time.perf_counter() - began:.0f} s")
-        mib = path.stat().st_size / 2**20
+        mib = text_size(path) / 2**20
         print(
             f"corpus: {path.name}, {mib:.1f} MiB, Python {sys.version.split()[0]}, "
             f"SQLite {sqlite3.sqlite_version}"
@@ -193,7 +209,7 @@ def main() -> None:
         floor_s, floor_rows = floor(db, folder)
         apsw_floor_s, _ = floor(db, folder, "apsw")
         bytes_ = size(db)
-        text_bytes = path.stat().st_size
+        text_bytes = text_size(path)
 
     overhead = (archive_s - validate_s) / validate_s * 100
     overhead_cpu = (archive_cpu - validate_cpu) / validate_cpu * 100
