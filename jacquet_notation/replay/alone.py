@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import judged_alike
+from ..engine import Play, judged_alike, validate_play
 from ..errors import AmbiguousPlayError, IllegalPlayError, JacquetError
 from ..position import Position, Side
 from ..record import GameRecord, WrittenPlay
@@ -17,6 +17,19 @@ from ..rules import Rules
 from .game import ReplayedGame, ReplayedPly
 from .verdicts import Exclusion, scoring_twins
 from .walk import replay, replay_from
+
+
+def checked_play(
+    position: Position, dice: tuple[int, int], moves: list[tuple[int, int]], rules: Rules
+) -> Play | IllegalPlayError:
+    """A written play (its moves as pairs) under ``rules``, as a shared walk (infer's, follow's)
+    checks it inline, or the engine's refusal (an ambiguous one too: the walk settles that by
+    the marks, alone), kept without its traceback (which would hold the caller's frame) for
+    the replay alone to take."""
+    try:
+        return validate_play(position, dice, moves, rules, ())
+    except (AmbiguousPlayError, IllegalPlayError) as refused:
+        return refused.with_traceback(None)
 
 
 def left_alone(written: WrittenPlay, position: Position, index: int) -> bool:

@@ -27,13 +27,12 @@ from ..engine import (
     holds_prime,
     holds_six,
     keys_agree,
-    validate_play,
 )
-from ..errors import AmbiguousPlayError, IllegalPlayError
+from ..errors import IllegalPlayError
 from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord
 from ..rules import Rules
-from .alone import Parted, left_alone
+from .alone import Parted, checked_play, left_alone
 from .game import ReplayedGame
 from .marks import unmarked_hits
 
@@ -159,7 +158,7 @@ def follow(
                 if not agrees:
                     if moves is None:
                         moves = written.moves_as_pairs()
-                    mine = _check(position, dice, moves, one.rules)
+                    mine = checked_play(position, dice, moves, one.rules)
             if isinstance(mine, IllegalPlayError):
                 alone.append(_parted(one, index, position, mine))
                 parted = one.parted = True
@@ -204,14 +203,3 @@ def _parted(
     return Parted(
         one.rules, index, position, (prime["white"], prime["black"]), one.marks_hits, refused
     )
-
-
-def _check(
-    position: Position, dice: tuple[int, int], moves: list[tuple[int, int]], rules: Rules
-) -> Play | IllegalPlayError:
-    """The written play under ``rules``, or the engine's refusal (an ambiguous one too, which
-    the walk settles by the marks, alone), kept without its traceback."""
-    try:
-        return validate_play(position, dice, moves, rules, ())
-    except (AmbiguousPlayError, IllegalPlayError) as refused:
-        return refused.with_traceback(None)

@@ -27,14 +27,13 @@ from ..engine import (
     holds_six,
     score,
     unstructured,
-    validate_play,
     winner,
 )
-from ..errors import AmbiguousPlayError, IllegalPlayError
+from ..errors import IllegalPlayError
 from ..position import Position, Side
 from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
-from .alone import Parted, exclusion, game_verdict, left_alone, replay_alone
+from .alone import Parted, checked_play, exclusion, game_verdict, left_alone, replay_alone
 from .follow import follow, followers
 from .game import Context, ReplayedGame
 from .marks import unmarked_hits
@@ -329,14 +328,9 @@ def _plan(group: _Group, agreement: Agreement) -> list[_Check]:
 def _check(
     position: Position, dice: tuple[int, int], written: WrittenPlay, rules: Rules
 ) -> Play | IllegalPlayError:
-    """The written play under ``rules`` as the walk checks it inline, or the engine's refusal
-    (an ambiguous one too: the walk settles that by the marks, alone), kept without its
-    traceback (which would hold this frame) for the replay alone to take. The moves are paired
-    here, for a check only: most plies of a game are answered by the replay's play."""
-    try:
-        return validate_play(position, dice, written.moves_as_pairs(), rules, ())
-    except (AmbiguousPlayError, IllegalPlayError) as refused:
-        return refused.with_traceback(None)
+    """:func:`.alone.checked_play` of the written play, its moves paired here, for a check
+    only: most plies of a game are answered by the replay's play."""
+    return checked_play(position, dice, written.moves_as_pairs(), rules)
 
 
 def _same_verdict(
