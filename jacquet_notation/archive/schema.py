@@ -84,6 +84,15 @@ GAME_COLUMNS: tuple[str, ...] = (
     # once for the games that share it), last because the step from 14 adds it anew
     "options",
 )
+#: what a game's columns refer to (column, table, its key); ``options`` since version 15
+GAME_REFERENCES: tuple[tuple[str, str, str], ...] = (
+    ("event_id", "events", "id"),
+    ("white_id", "players", "id"),
+    ("black_id", "players", "id"),
+    ("source_id", "sources", "id"),
+    ("import_id", "imports", "id"),
+    ("options", "rule_options", "id"),
+)
 _GAME_TYPES: dict[str, type] = {
     column: int
     for column in (
@@ -378,14 +387,7 @@ def create_schema(db: sqlite_utils.Database) -> None:
     db.table("games").create(
         {column: _GAME_TYPES.get(column, str) for column in GAME_COLUMNS},
         pk="id",
-        foreign_keys=[
-            ("event_id", "events", "id"),
-            ("white_id", "players", "id"),
-            ("black_id", "players", "id"),
-            ("source_id", "sources", "id"),
-            ("import_id", "imports", "id"),
-            ("options", "rule_options", "id"),
-        ],
+        foreign_keys=list(GAME_REFERENCES),
     )
     for column in (
         "white_id",

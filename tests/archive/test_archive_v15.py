@@ -15,7 +15,7 @@ import sqlite_utils
 from helpers import one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
-from jacquet_notation.archive.schema import _GAME_TYPES, GAME_COLUMNS
+from jacquet_notation.archive.schema import _GAME_TYPES, GAME_COLUMNS, GAME_REFERENCES
 from jacquet_notation.archive.store import ArchiveError
 from jacquet_notation.archive.stored_steps import steps_sql
 from jacquet_notation.archive.stored_written import (
@@ -214,13 +214,7 @@ def _as_version_14(db: Path) -> None:
             for column in _V14_COLUMNS
         },
         pk="id",
-        foreign_keys=[
-            ("event_id", "events", "id"),
-            ("white_id", "players", "id"),
-            ("black_id", "players", "id"),
-            ("source_id", "sources", "id"),
-            ("import_id", "imports", "id"),
-        ],
+        foreign_keys=[reference for reference in GAME_REFERENCES if reference[0] != "options"],
     )
     columns = ", ".join(f"g.{column}" for column in _V14_COLUMNS).replace("g.options", "o.options")
     conn.execute(
