@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..board_terms import BAR, OFF
-from ..record import MOVE_TEXTS, Move
+from ..board_terms import BAR, OFF, point_name
+from ..record import Move
 from .stored_steps import MOST_STEPS, MOVE_WIDTH, pack_moves, packed_sql
 
 #: ``SPELLED_ROLL[high][low]``: the two spellings of a play's start that ``plies.written``
@@ -36,8 +36,8 @@ DASHED_MARK = "-"
 #: ``3/0``, as some match files write them), above the four moves' places
 POINTS_AS_NUMBERS = 1 << (MOVE_WIDTH * MOST_STEPS)
 #: the two spellings of the bar, and of off
-BAR_TEXT, BAR_NUMBER = MOVE_TEXTS[0][BAR][1].split("/")[0], str(BAR)
-OFF_TEXT, OFF_NUMBER = MOVE_TEXTS[0][BAR][OFF].split("/")[1], str(OFF)
+BAR_TEXT, BAR_NUMBER = point_name(BAR), str(BAR)
+OFF_TEXT, OFF_NUMBER = point_name(OFF), str(OFF)
 
 
 def pack_written(
