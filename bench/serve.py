@@ -40,6 +40,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -59,6 +60,16 @@ SORTS = [
     for sign in ("", "-")
 ]
 GAMES_PER_FILE = 1000
+#: the search page's queries (docs/browse.md, "Searching positions"): indexed ranges, ranges
+#: outside the indexes, and criteria read from the key
+SEARCHES = [
+    "pips-white:<20 off-white:>=10",
+    "diff:>40 race",
+    "turn:black pips-black:<40 contact",
+    "off-black:5..9 bar-white:>=1",
+    "point:6-white>=4 rules:jacquet",
+    "pips-white:100..110 pips-black:100..110",
+]
 #: rulesets of the generated collection, by weight (Murray's hitting game is long: fewer)
 RULESETS = [
     ("jacquet", 10),
@@ -200,7 +211,8 @@ def build(games: int, jobs: int, copies: int = 0) -> Path:
     def progress(count: int) -> None:
         done[0] += count
         if done[0] % 10000 < count:
-            print(f"  imported {done[0]} games", file=sys.stderr)
+            elapsed = time.perf_counter() - generated
+            print(f"  imported {done[0]} games at {elapsed:.0f} s", file=sys.stderr)
 
     summary = import_paths(db, files, progress=progress)
     print(
@@ -527,6 +539,17 @@ def main() -> None:
         ),
     ]
     kinds += collection_kinds(db, name)
+    # issue 28: positions found by what they look like, and the tree narrowed to a player
+    kinds += [
+        ("search page", lambda rng: f"/{name}/-/search?q={quote(rng.choice(SEARCHES))}"),
+        (
+            "position, tree by player",
+            lambda rng: (
+                f"/{name}/-/position/{rng.choice(positions)}?player={rng.choice(players)}"
+                f"&side={rng.choice(['white', 'black'])}"
+            ),
+        ),
+    ]
     #: POST kinds: the desk's endpoint checks a 100-ply record (issue 18: p95 <= 100 ms)
     desk_label = f"desk check, {DESK_PLIES} plies"
     posts = {desk_label}

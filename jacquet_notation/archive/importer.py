@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 
@@ -22,11 +23,12 @@ from ..garbage import fewer_collections
 from ..match import GameSummary, match_summary
 from ..notation import GameChunk, parse_chunk, record_chunks
 from ..rules import Rules
-from ..sources import STDIN, file_sha256, record_files, source_name
-from . import store
+from ..sources import STDIN, UnreadablePath, file_sha256, record_files, source_name
+from . import settling, store
 from .opening import open_archive
 from .rebuilding import rebuild
 from .rows import derive_batch
+from .store import ArchiveError
 from .summary import ImportSummary
 from .writer import WriterProcess
 
@@ -58,6 +60,54 @@ class _Importer:
         self.rules = rules
         self.writer_process: WriterProcess | None = None
         self.summary = ImportSummary()
+        #: the run's new files are written as one bulk import, settled at its end (settling.py)
+        self.bulk = False
+        #: each file's sha256, read once by :meth:`plan`
+        self.shas: dict[str, str] = {}
+
+    def plan(self, entries: Sequence[str | UnreadablePath]) -> None:
+        """Decide whether the run is a bulk import: more than one new file, whose bytes at least
+        double the plays the archive holds (the measure :func:`.store.key_indexes_deferred`
+        applies to one file). Each file is hashed here, once, so that a file already imported
+        counts for nothing (re-importing a folder with one new file is not bulk)."""
+        sizes = []
+        for entry in entries:
+            if not isinstance(entry, str) or entry == STDIN:
+                continue
+            try:
+                sha = self.shas[entry] = file_sha256(entry)
+                if store.imported(self.conn, sha) is None:
+                    sizes.append(os.path.getsize(entry))
+            except OSError:
+                continue  # reported when the file's turn comes
+        self.bulk = len(sizes) > 1 and store.key_indexes_deferred(self.conn, sum(sizes))
+
+    def run(self, entries: Sequence[str | UnreadablePath]) -> None:
+        """Import every entry (:func:`.sources.record_files`), then settle."""
+        self.plan(entries)
+        try:
+            for entry in entries:
+                if isinstance(entry, str):
+                    self.file(entry)
+                else:
+                    self.summary.files += 1
+                    self.unreadable_file(entry.path, entry.message(), io=entry.io)
+        finally:
+            self.close()
+            # an interrupted bulk import settles what it committed too; if it cannot, the next
+            # import does (as after a kill), and the first error is the one told
+            failing = sys.exc_info()[1] is not None
+            try:
+                self.settle()
+            except (sqlite3.Error, ArchiveError):
+                if not failing:
+                    raise
+
+    def settle(self) -> None:
+        """Settle the archive's pending imports (:mod:`.settling`), in a transaction of its own."""
+        if settling.pending_imports(self.conn):
+            with store.write_lock(self.conn, self.path):
+                settling.settle(self.conn)
 
     def unreadable_file(
         self, path: str, message: str, sha: str | None = None, *, io: bool = True
@@ -99,7 +149,7 @@ class _Importer:
             (import_id,),
         ):
             summary.errors.extend(detail["text"] for detail in json.loads(errors))
-        if status == "unreadable" and error:
+        if status in ("unreadable", store.PENDING) and error:
             summary.unreadable += 1
             summary.unreadable_files += 1
             summary.errors.append(error)
@@ -113,7 +163,7 @@ class _Importer:
                 data = sys.stdin.buffer.read()
                 sha = hashlib.sha256(data).hexdigest()
             else:
-                sha = file_sha256(path)
+                sha = self.shas.pop(path, "") or file_sha256(path)
         except OSError as error:
             self.unreadable_file(path, f"{path}: {error.strerror or error}")
             return
@@ -144,8 +194,8 @@ class _Importer:
         except OSError:
             size = 0  # the reading below meets the same problem and reports it
         writer = self._writer()
-        deferred = store.key_indexes_deferred(self.conn, size)
-        import_id, already = writer.begin(name, sha, deferred, store.growth_cap(size))
+        deferred = not self.bulk and store.key_indexes_deferred(self.conn, size)
+        import_id, already = writer.begin(name, sha, deferred, self.bulk, store.growth_cap(size))
         if already:
             self.skip(import_id)
             return
@@ -254,16 +304,8 @@ def import_paths(
         database = open_archive(db)
     try:
         importer = _Importer(database, os.fspath(db), rules, encoding, progress)
-        try:
-            with fewer_collections():
-                for entry in record_files(paths):
-                    if isinstance(entry, str):
-                        importer.file(entry)
-                    else:
-                        importer.summary.files += 1
-                        importer.unreadable_file(entry.path, entry.message(), io=entry.io)
-        finally:
-            importer.close()
+        with fewer_collections():
+            importer.run(list(record_files(paths)))
         return importer.summary
     finally:
         database.close()

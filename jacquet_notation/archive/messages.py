@@ -14,11 +14,13 @@ from .rows import DerivedGame
 @dataclass(frozen=True, slots=True)
 class Begin:
     """Open a file's transaction: its ``imports`` row, and the key indexes dropped if
-    ``deferred`` (see :func:`.store.key_indexes_deferred`). Answered by :class:`Began`."""
+    ``deferred`` (see :func:`.store.key_indexes_deferred`), or left out until the import
+    settles if ``bulk`` (:mod:`.settling`). Answered by :class:`Began`."""
 
     name: str
     sha: str | None
     deferred: bool
+    bulk: bool
     #: the most bytes the file may grow the archive by (:func:`.store.growth_cap`)
     limit: int
 

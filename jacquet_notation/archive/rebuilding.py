@@ -18,6 +18,7 @@ from .matches import refresh_matches
 from .opening import open_archive
 from .rows import derive_chained, reread
 from .schema import GAME_COLUMNS
+from .settling import mark_settled
 from .store import Store
 from .summary import ImportSummary
 
@@ -116,6 +117,7 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     store.share_positions(conn, 0)
     store.recount_imports(db)
     store.mark_reread(conn)
+    mark_settled(conn)  # a bulk import's files left pending: every game was counted above
     refresh_matches(conn)
     refresh_groups(conn)
     for table in ("games", "players", "events", "sources"):

@@ -157,6 +157,10 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+#: ``imports.status`` of a bulk import's file until it settles (:mod:`.settling`): imported
+PENDING = "pending"
+
+
 def imported(conn: Connection, sha: str | None) -> int | None:
     """The import that already brought the file of this sha256 through this reader, if any.
 
@@ -165,9 +169,9 @@ def imported(conn: Connection, sha: str | None) -> int | None:
     :func:`stale_imports`).
     """
     found = conn.execute(
-        "SELECT id FROM imports WHERE sha256 = ? AND status IN ('complete', 'unreadable') "
-        "AND reader IS ? ORDER BY id LIMIT 1",
-        (sha, READER),
+        "SELECT id FROM imports WHERE sha256 = ? "
+        "AND status IN ('complete', 'unreadable', ?) AND reader IS ? ORDER BY id LIMIT 1",
+        (sha, PENDING, READER),
     ).fetchone()
     return None if found is None else int(found[0])
 
@@ -210,9 +214,10 @@ def finish_import(
     counts: dict[str, int],
     new_games: int,
     problem: str | None,
+    pending: bool = False,
 ) -> None:
     """Record what the import of a file found: ``counts`` by status, and its ``problem`` if it
-    could not be read to the end (then its status is ``unreadable``)."""
+    could not be read to the end (``unreadable``); a bulk import's file is ``pending``."""
     conn.execute(
         "UPDATE imports SET finished = ?, games = ?, valid = ?, invalid = ?, "
         "unreadable = ?, new_games = ?, status = ?, error = ? WHERE id = ?",
@@ -223,7 +228,7 @@ def finish_import(
             counts["invalid"],
             counts["unreadable"],
             new_games,
-            "unreadable" if problem else "complete",
+            PENDING if pending else "unreadable" if problem else "complete",
             problem,
             import_id,
         ),
@@ -258,11 +263,9 @@ def key_indexes_deferred(conn: sqlite3.Connection, new_bytes: int) -> bool:
     by sorting (measured: a quarter of the writing at 10,000 games); so a file that at least
     doubles the turns table is written without them (:func:`drop_key_indexes`), and
     :func:`build_key_indexes` makes them again before the file's transaction commits (a failure
-    rolls the drop back with the rest). Only reads: the importing process decides, the writer
-    process drops.
-    """
-    # the plays held, from the games list's index on plies (a few bytes a game), not a count
-    # of every play
+    rolls the drop back with the rest). Only reads: the importing process decides (for a file,
+    or a run of new files: :mod:`.settling`), the writer process drops."""
+    # the plays held, from the games list's index on plies (a few bytes a game)
     turns = conn.execute(
         "SELECT CASE WHEN EXISTS (SELECT 1 FROM plies) "
         "THEN (SELECT coalesce(sum(plies), 0) FROM game_list) ELSE 0 END"

@@ -25,7 +25,7 @@ import apsw
 from ..match import GameSummary
 from ..notation import GameChunk
 from ..rules import Rules
-from . import store
+from . import settling, store
 from .groups import refresh_groups
 from .matches import refresh_matches
 from .messages import (
@@ -104,6 +104,8 @@ class _Session:
         #: the number of the file's first game: its plies are those from it on
         self.first = 1
         self.deferred = False
+        #: the file is one of a bulk import's (settling.py): no key indexes, nothing counted
+        self.bulk = False
         self.added = 0
         #: the file's change counter as of the name caches (it moves when another process
         #: commits)
@@ -120,8 +122,8 @@ class _Session:
         self.counts = {"valid": 0, "invalid": 0, "unreadable": 0}
         self.messages: list[tuple[int, list[str]]] = []
 
-    def begin(self, name: str, sha: str | None, deferred: bool, limit: int) -> Reply:
-        self.deferred = deferred
+    def begin(self, name: str, sha: str | None, deferred: bool, bulk: bool, limit: int) -> Reply:
+        self.deferred, self.bulk = deferred, bulk
         self.added, self.failure, self.refused = 0, None, None
         self.name, self.sha, self.limit = name, sha, limit
         self.counts = dict.fromkeys(self.counts, 0)
@@ -144,8 +146,14 @@ class _Session:
             self.start_bytes = store.archive_bytes(conn)
             self.import_id = store.new_import(conn, name, sha)
             self.first = self.games.next_number()
-            if deferred:
-                store.drop_key_indexes(conn)
+            if bulk:
+                store.drop_key_indexes(conn)  # built when the import settles (settling.py)
+            else:
+                # a bulk import's files killed before it settled: settled before this one
+                settling.settle(conn)
+                store.temporary_in_memory(conn, True)
+                if deferred:
+                    store.drop_key_indexes(conn)
             return Began(self.import_id, False)
         except apsw.BusyError:
             self.rollback()
@@ -203,16 +211,25 @@ class _Session:
                 raise self.failure
             total = {status: theirs[status] + self.counts[status] for status in self.counts}
             store.temporary_in_memory(self.conn, False)
-            if self.deferred and self.refused is None:
+            if self.deferred and not self.bulk and self.refused is None:
                 store.build_key_indexes(self.conn)
-            if self.refused is None:
+            if self.refused is None and not self.bulk:
                 store.share_positions(self.conn, self.first)
-                self.check_growth()
+            self.check_growth()
             if self.refused is not None:
                 return self.refuse()
-            store.finish_import(self.conn, self.import_id, games, total, self.added, problem)
+            store.finish_import(
+                self.conn,
+                self.import_id,
+                games,
+                total,
+                self.added,
+                problem,
+                pending=self.bulk,
+            )
             refresh_matches(self.conn, self.import_id)
-            refresh_groups(self.conn, self.import_id)
+            if not self.bulk:  # found when the import settles
+                refresh_groups(self.conn, self.import_id)
             self.conn.execute("COMMIT")
             return Finished(self.added, self.counts, self.messages)
         except Exception as error:
@@ -266,8 +283,8 @@ def _serve(
                 case ReadBatch(number, chunks, previous):
                     session.read(number, chunks, previous)
                     replies.send(BatchDone(time.process_time(), session.refused is not None))
-                case Begin(name, sha, deferred, limit):
-                    replies.send(session.begin(name, sha, deferred, limit))
+                case Begin(name, sha, deferred, bulk, limit):
+                    replies.send(session.begin(name, sha, deferred, bulk, limit))
                 case Finish(games, counts, problem):
                     replies.send(session.finish(games, counts, problem))
                 case Abort():
@@ -379,10 +396,12 @@ class WriterProcess:
             raise self._gone() from None
         return self.pending <= 1 and self.writer_cpu < time.process_time() - self.started
 
-    def begin(self, name: str, sha: str | None, deferred: bool, limit: int) -> tuple[int, bool]:
+    def begin(
+        self, name: str, sha: str | None, deferred: bool, bulk: bool, limit: int
+    ) -> tuple[int, bool]:
         """Open the file's transaction in the writer: see :class:`Began`."""
         self.refused = False
-        self.send(Begin(name, sha, deferred, limit))
+        self.send(Begin(name, sha, deferred, bulk, limit))
         began = self.answer(Began)
         return began.import_id, began.already
 

@@ -143,7 +143,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "valid": "Valid games",
         "invalid": "Games with an illegal play or a wrong result",
         "unreadable": "Games that could not be read",
-        "status": "How the import ended: complete, or unreadable",
+        "status": "How the import ended: complete, unreadable, or pending (a bulk import's "
+        "file, its positions not yet counted)",
         "error": "Why the file could not be read, if it could not",
         "new_games": "Games this import added to the archive",
         "reader": "The reader that read the file (another reader's games are read again)",

@@ -414,14 +414,19 @@ def test_a_large_file_is_written_before_its_key_indexes_are_built(
     generated: Path, tmp_path: Path, key_index_drops: list[bool]
 ) -> None:
     """A file that at least doubles the turns goes in without the key indexes, built after;
-    a small file into a large archive keeps them; a rebuild always builds them at the end."""
+    a small file into a large archive keeps them; a rebuild always builds them at the end.
+    Files that together double them are one bulk import, asked once (settling.py)."""
     db = tmp_path / "bulk.db"
-    import_paths(db, [str(path) for path in sorted(generated.iterdir())])
+    parts = [str(path) for path in sorted(generated.iterdir())]
+    import_paths(db, parts[:1])
+    import_paths(db, parts[1:])
     small = tmp_path / "small.jqt"
     small.write_text(GOOD, encoding="utf-8")
     import_paths(db, [str(small)])
-    # 20 games into none, 20 more (doubling the turns), 20 more (not doubling), then one
-    assert key_index_drops == [True, True, False, False]
+    # 20 games into none (one file: no bulk), 40 more in two files (doubling the turns: bulk),
+    # then one game
+    assert key_index_drops == [True, True, False]
+    assert rows(db, "SELECT DISTINCT status FROM imports") == [("complete",)]
     assert key_indexes(db) == EXPECTED_KEY_INDEXES
     plan = rows(db, "EXPLAIN QUERY PLAN SELECT game_id FROM turns WHERE key_after = 'x'")
     assert "idx_plies_key_after" in " ".join(str(step[-1]) for step in plan)
@@ -452,9 +457,10 @@ def test_a_file_is_atomic(
         import_paths(db, files, progress=fail_in_second_file)
     assert rows(db, "SELECT path FROM imports") == [(files[0],)]
     assert one(db, "SELECT count(*) FROM games") == 20
-    # the second file doubles the turns, so it went in without the key indexes: the rollback
-    # brought them back
-    assert key_index_drops == [True, True]
+    # the three files are a bulk import, written without the key indexes: the interrupted
+    # import settled the file it committed
+    assert key_index_drops == [True]
+    assert rows(db, "SELECT status FROM imports") == [("complete",)]
     assert key_indexes(db) == EXPECTED_KEY_INDEXES
     check_consistent(db)
     summary = import_paths(db, files)
