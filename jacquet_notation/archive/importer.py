@@ -7,6 +7,7 @@ read itself whenever the writer has caught up, so that the two share the work.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import io
@@ -15,6 +16,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import sqlite_utils
 
@@ -30,7 +32,7 @@ from .rebuilding import rebuild
 from .rows import derive_batch
 from .store import ArchiveError
 from .summary import ImportSummary
-from .writer import WriterProcess
+from .writer_process import FileSent, WriterProcess
 
 #: which batches the writer process parses, replays and derives itself (the importing process
 #: is the busier of the two, see "Speed" in docs/archive.md). None: each batch that finds the
@@ -64,6 +66,8 @@ class _Importer:
         self.bulk = False
         #: each file's sha256, read once by :meth:`plan`
         self.shas: dict[str, str] = {}
+        #: the files sent to the writer and not yet finished, oldest first
+        self.reading: collections.deque[_FileRead] = collections.deque()
 
     def plan(self, entries: Sequence[str | UnreadablePath]) -> None:
         """Decide whether the run is a bulk import: more than one new file, whose bytes at least
@@ -92,6 +96,7 @@ class _Importer:
                 else:
                     self.summary.files += 1
                     self.unreadable_file(entry.path, entry.message(), io=entry.io)
+            self.caught_up()
         finally:
             self.close()
             # an interrupted bulk import settles what it committed too; if it cannot, the next
@@ -114,6 +119,7 @@ class _Importer:
     ) -> None:
         """Record a file that could not be read at all (once: re-running adds nothing);
         ``io``: it could not be opened or read (an I/O error), not merely empty of records."""
+        self.caught_up()
         self.summary.unreadable += 1
         self.summary.unreadable_files += 1
         self.summary.io_errors += io
@@ -171,6 +177,7 @@ class _Importer:
         # writer under the write lock, which decides (see WriterProcess.begin)
         done = store.imported(self.conn, sha)
         if done is not None:
+            self.caught_up()
             self.skip(done)
             return
         name = source_name(path)
@@ -188,51 +195,46 @@ class _Importer:
             self.writer_process = None
 
     def _read(self, name: str, sha: str, stream: io.BytesIO | None) -> None:
-        summary = self.summary
+        """Send a file to the writer, batch by batch, then go on to the next without waiting
+        for its commit: the writer writes one file while this process reads the next (on a
+        folder of small files the two took turns). What the writer says of the file is told
+        by :meth:`_told`, in order, when it comes."""
         try:
             size = len(stream.getbuffer()) if stream is not None else os.path.getsize(name)
         except OSError:
             size = 0  # the reading below meets the same problem and reports it
         writer = self._writer()
+        # at most the file before this one still being written: what is sent stays bounded
+        self._told(writer.finished(wait=1))
         deferred = not self.bulk and store.key_indexes_deferred(self.conn, size)
-        import_id, already = writer.begin(name, sha, deferred, self.bulk, store.growth_cap(size))
-        if already:
-            self.skip(import_id)
-            return
-        counts = {"valid": 0, "invalid": 0, "unreadable": 0}
-        games = 0
-        problem: str | None = None
+        sent = writer.begin(name, sha, deferred, self.bulk, store.growth_cap(size))
+        mine = _FileRead(sent)
+        self.reading.append(mine)
         chunks: list[GameChunk] = []
-        # the error lines of each batch, in order; None for a batch the writer reads
-        errors: list[list[str] | None] = []
-
-        # the summary of the last game sent, which the next batch's first game is checked
-        # against (validate's checks across games), whichever process derives that batch
-        previous: GameSummary | None = None
 
         def send() -> None:
-            nonlocal games, previous
-            number = len(errors)
+            number = len(mine.errors)
             if (
                 writer.caught_up()
                 if WRITER_SHARE is None
                 else WRITER_SHARE and number % WRITER_SHARE == WRITER_SHARE - 1
             ):
-                writer.read(number, chunks, previous)
-                errors.append(None)
+                writer.read(number, chunks, mine.previous)
+                mine.errors.append(None)
                 # the batch the writer reads: its last game read here too, for the next
-                previous = match_summary(parse_chunk(chunks[-1]))
+                mine.previous = match_summary(parse_chunk(chunks[-1]))
             else:
-                batch, lines, previous = derive_batch(
-                    chunks, self.rules, import_id, counts, previous
+                # the import id is the writer's to give (it may not have begun the file yet)
+                batch, lines, mine.previous = derive_batch(
+                    chunks, self.rules, None, mine.counts, mine.previous
                 )
-                errors.append(lines)
+                mine.errors.append(lines)
                 writer.write(batch)
-            games += len(chunks)
+            mine.games += len(chunks)
             if self.progress is not None:
                 self.progress(len(chunks))
 
-        committed = False
+        sent_all = False
         try:
             try:
                 with contextlib.ExitStack() as stack:
@@ -245,42 +247,78 @@ class _Importer:
                             if writer.refused:
                                 break  # past its cap: nothing more of it is read
             except OSError as error:
-                problem = f"{name}: {error.strerror or error}"
-                summary.io_errors += 1
+                mine.problem = f"{name}: {error.strerror or error}"
+                self.summary.io_errors += 1
             except JacquetError as error:
                 error.file = error.file or name
-                problem = str(error).splitlines()[0]
+                mine.problem = str(error).splitlines()[0]
             if chunks and not writer.refused:
                 send()
-            if games == 0 and problem is None:
-                problem = str(no_game_records(name))
-            finished = writer.finish(games, counts, problem)
-            committed = True
+            if mine.games == 0 and mine.problem is None:
+                mine.problem = str(no_game_records(name))
+            writer.finish(mine.games, mine.counts, mine.problem)
+            sent_all = True
         finally:
-            if not committed:
+            if not sent_all:
                 # an error on this side: the writer drops the file before it is raised
                 writer.abort()
-        if finished.refused is not None:  # rolled back: an unreadable file, its games not kept
-            summary.errors.append(finished.refused)
-            summary.unreadable += 1
-            summary.unreadable_files += 1
-            return
-        new_games, theirs, their_errors = finished.added, finished.counts, finished.messages
-        for number, lines in their_errors:
-            errors[number] = lines
-        for batch_errors in errors:
-            summary.errors.extend(batch_errors or ())
-        if problem is not None:
-            summary.errors.append(problem)
-            summary.unreadable += 1
-            summary.unreadable_files += 1
-        summary.games += games
-        for status in counts:
-            counts[status] += theirs[status]
-        summary.valid += counts["valid"]
-        summary.invalid += counts["invalid"]
-        summary.unreadable += counts["unreadable"]
-        summary.new_games += new_games
+                self.reading.clear()
+        self._told(writer.finished())
+
+    def _told(self, finished: list[FileSent]) -> None:
+        """Count what the writer said of each file it finished, in the order they were sent."""
+        summary = self.summary
+        for sent in finished:
+            mine = self.reading.popleft()
+            assert mine.sent is sent and sent.began is not None and sent.finished is not None
+            if sent.began.already:  # another import committed the same file meanwhile
+                self.skip(sent.began.import_id)
+                continue
+            finished_file = sent.finished
+            if finished_file.refused is not None:  # rolled back: unreadable, its games not kept
+                summary.errors.append(finished_file.refused)
+                summary.unreadable += 1
+                summary.unreadable_files += 1
+                continue
+            for number, lines in finished_file.messages:
+                mine.errors[number] = lines
+            for batch_errors in mine.errors:
+                summary.errors.extend(batch_errors or ())
+            if mine.problem is not None:
+                summary.errors.append(mine.problem)
+                summary.unreadable += 1
+                summary.unreadable_files += 1
+            summary.games += mine.games
+            counts = mine.counts
+            for status in counts:
+                counts[status] += finished_file.counts[status]
+            summary.valid += counts["valid"]
+            summary.invalid += counts["invalid"]
+            summary.unreadable += counts["unreadable"]
+            summary.new_games += finished_file.added
+
+    def caught_up(self) -> None:
+        """Wait for every file sent, and count them (before what is told without the writer:
+        a file skipped or unreadable, the end), so that the errors keep the files' order."""
+        if self.writer_process is not None:
+            self._told(self.writer_process.finished(wait=0))
+
+
+@dataclass
+class _FileRead:
+    """What the importing process knows of a file it sent, until the writer has finished it."""
+
+    sent: FileSent
+    counts: dict[str, int] = field(
+        default_factory=lambda: {"valid": 0, "invalid": 0, "unreadable": 0}
+    )
+    games: int = 0
+    problem: str | None = None
+    #: the error lines of each batch, in order; None for a batch the writer reads
+    errors: list[list[str] | None] = field(default_factory=list)
+    #: the summary of the last game sent, which the next batch's first game is checked
+    #: against (validate's checks across games), whichever process derives that batch
+    previous: GameSummary | None = None
 
 
 def import_paths(

@@ -171,7 +171,7 @@ def derive_chained(
 def derive_batch(
     chunks: Sequence[GameChunk],
     rules: Rules | None,
-    import_id: int,
+    import_id: int | None,
     counts: dict[str, int],
     previous: GameSummary | None = None,
 ) -> tuple[list[DerivedGame], list[str], GameSummary | None]:

@@ -10,15 +10,12 @@ process is left behind.
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import multiprocessing
 import pickle
 import signal
 import sqlite3
 import time
 from multiprocessing.connection import Connection as Pipe
-from typing import Any, TypeVar
 
 import apsw
 
@@ -44,13 +41,11 @@ from .messages import (
     WriteBatch,
 )
 from .rows import DerivedGame, derive_batch
-from .store import ArchiveError, Store
+from .store import Store
 
 #: the size asked for the pipe that carries batches to the writer (Linux allows 1 MiB to anyone)
 PIPE_BYTES = 1 << 20
 
-
-_Answer = TypeVar("_Answer", Began, Finished, Aborted)
 
 # --------------------------------------------------------------------------------------------
 # The writer's side
@@ -106,6 +101,9 @@ class _Session:
         self.deferred = False
         #: the file is one of a bulk import's (settling.py): no key indexes, nothing counted
         self.bulk = False
+        #: a file's transaction is open: its batches are written (not after a Begin that found
+        #: the file imported, or failed: the importer learns it later, its batches already sent)
+        self.open = False
         self.added = 0
         #: the file's change counter as of the name caches (it moves when another process
         #: commits)
@@ -138,6 +136,7 @@ class _Session:
             if earlier is not None:
                 conn.execute("ROLLBACK")
                 return Began(earlier, True)
+            self.open = True
             changes = _data_version(conn)
             if changes != self.seen:
                 # another process wrote: the names it added are not in the caches
@@ -163,15 +162,17 @@ class _Session:
             return Failed(picklable_error(error))
 
     def write(self, batch: list[DerivedGame]) -> None:
-        if self.failure is None and self.refused is None:
+        if self.open and self.failure is None and self.refused is None:
             try:
+                for derived in batch:  # derived before the importer knew the file's import id
+                    derived.game["import_id"] = self.import_id
                 self.added += self.games.write_sightings(batch)
                 self.check_growth()
             except BaseException as error:  # reported when the file ends
                 self.failure = error
 
     def read(self, number: int, chunks: list[GameChunk], previous: GameSummary | None) -> None:
-        if self.failure is None and self.refused is None:
+        if self.open and self.failure is None and self.refused is None:
             try:
                 batch, lines, _ = derive_batch(
                     chunks, self.rules, self.import_id, self.counts, previous
@@ -206,6 +207,9 @@ class _Session:
         return Finished(0, dict.fromkeys(self.counts, 0), [], self.refused)
 
     def finish(self, games: int, theirs: dict[str, int], problem: str | None) -> Reply:
+        if not self.open and self.failure is None:  # found imported, or its Begin failed
+            return Finished(0, dict.fromkeys(self.counts, 0), [])
+        self.open = False
         try:
             if self.failure is not None:
                 raise self.failure
@@ -240,12 +244,13 @@ class _Session:
 
     def rollback(self) -> None:
         """Drop the file in progress, if any, and the names cached inside it."""
+        self.open = False
         if self.conn.in_transaction:
             self.conn.execute("ROLLBACK")
             self.games.forget()
 
 
-def _serve(
+def serve(
     path: str,
     rules: Rules | None,
     requests: Pipe,
@@ -300,142 +305,3 @@ def _serve(
     finally:
         session.rollback()
         session.conn.close()
-
-
-# --------------------------------------------------------------------------------------------
-# The importer's side
-class WriterProcess:
-    """The importer's handle on the writer process (see :func:`_serve`)."""
-
-    def __init__(self, path: str, rules: Rules | None) -> None:
-        methods = multiprocessing.get_all_start_methods()
-        # fork starts at once (nothing to import again). The child never touches the
-        # importer's connection it inherits, and leaves by os._exit: no finaliser closes it.
-        context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        self.requests: Pipe
-        self.replies: Pipe
-        requests_end, self.requests = context.Pipe(duplex=False)
-        self.replies, replies_end = context.Pipe(duplex=False)
-        self.path = path
-        #: batches sent and not yet done; the processor time of each process since the start
-        #: (the writer's as it last said)
-        self.pending = 0
-        self.writer_cpu = 0.0
-        #: whether the writer has said the file in progress grew the archive past its cap
-        self.refused = False
-        self.started = time.process_time()
-        self.process = context.Process(
-            target=_serve,
-            args=(path, rules, requests_end, self.requests, self.replies, replies_end),
-            name="jacquet-archive-writer",
-            daemon=True,
-        )
-        # Connections that are garbage are closed here, by the library that opened them, rather
-        # than inherited by the child (see _serve).
-        gc.collect()
-        self.process.start()
-        requests_end.close()
-        replies_end.close()
-        # A pipe holds 64 KiB: a batch of rows (about 450 KiB pickled) would wait for the writer
-        # to read most of it. A larger pipe lets the importer go on to its next batch.
-        with contextlib.suppress(ImportError, OSError, AttributeError):
-            import fcntl  # POSIX; F_SETPIPE_SZ is Linux's
-
-            fcntl.fcntl(self.requests.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
-
-    def _gone(self) -> ArchiveError:
-        self.process.join(timeout=5)
-        return ArchiveError(
-            f"{self.path}: the archive's writer process stopped "
-            f"(exit code {self.process.exitcode}); nothing of the file in progress was kept"
-        )
-
-    def send(self, request: Request) -> None:
-        try:
-            self.requests.send(request)
-        except OSError:
-            raise self._gone() from None
-
-    def answer(self, kind: type[_Answer]) -> _Answer:
-        """The writer's answer to the last request, of ``kind``; raises what the writer raised.
-
-        Batches done on the way are counted (see :meth:`caught_up`).
-        """
-        while True:
-            try:
-                reply: Reply = self.replies.recv()
-            except (EOFError, OSError):
-                raise self._gone() from None
-            if isinstance(reply, kind):
-                return reply
-            match reply:
-                case BatchDone(cpu, refused):
-                    self.writer_cpu = cpu
-                    self.pending -= 1
-                    self.refused = self.refused or refused
-                case Failed(error):
-                    raise error
-                case _:
-                    raise ArchiveError(f"{self.path}: the writer answered {reply!r}")
-
-    def caught_up(self) -> bool:
-        """Whether to give the writer the next batch to read: it has kept up, and used less
-        processor time so far than the importer (so the two come out about even).
-
-        The importer asks just after sending a batch, which the writer has then only begun: one
-        batch pending is the writer keeping up.
-        """
-        try:
-            while self.pending and self.replies.poll():
-                # only batches done can come between two requests of a file
-                done: BatchDone = self.replies.recv()
-                self.writer_cpu = done.cpu
-                self.pending -= 1
-                self.refused = self.refused or done.refused
-        except (EOFError, OSError):
-            raise self._gone() from None
-        return self.pending <= 1 and self.writer_cpu < time.process_time() - self.started
-
-    def begin(
-        self, name: str, sha: str | None, deferred: bool, bulk: bool, limit: int
-    ) -> tuple[int, bool]:
-        """Open the file's transaction in the writer: see :class:`Began`."""
-        self.refused = False
-        self.send(Begin(name, sha, deferred, bulk, limit))
-        began = self.answer(Began)
-        return began.import_id, began.already
-
-    def write(self, batch: list[DerivedGame]) -> None:
-        """Have the writer write a batch the importer derived."""
-        self.send(WriteBatch(batch))
-        self.pending += 1
-
-    def read(
-        self, number: int, chunks: list[GameChunk], previous: GameSummary | None = None
-    ) -> None:
-        """Have the writer read batch ``number`` itself (see :data:`.importer.WRITER_SHARE`),
-        its first game checked against ``previous``."""
-        self.send(ReadBatch(number, chunks, previous))
-        self.pending += 1
-
-    def finish(self, games: int, counts: dict[str, int], problem: str | None) -> Finished:
-        """Record the file's counts and commit it (or refuse it); see :class:`Finished`."""
-        self.send(Finish(games, counts, problem))
-        return self.answer(Finished)
-
-    def abort(self) -> None:
-        """Roll the file in progress back, and wait until it is."""
-        with contextlib.suppress(ArchiveError):
-            self.send(Abort())
-            self.answer(Aborted)
-
-    def close(self) -> None:
-        """Let the writer end, and wait for it (it is never left running)."""
-        with contextlib.suppress(OSError):
-            self.requests.send(Quit())
-        self.requests.close()
-        self.process.join(timeout=60)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
-        self.replies.close()

@@ -217,7 +217,10 @@ def test_killed_again_and_again_then_completed(
         run.wait_for(functools.partial(stop, run))
         run.kill()
         check_consistent(db)
-    assert one(db, "SELECT count(*) FROM imports") == 2
+    # the kill lands once the second file has committed; the third, small, may have been sent
+    # whole while the second was written, and committed too (the writer commits a file that
+    # was sent to its end, even after the importer's death)
+    assert one(db, "SELECT count(*) FROM imports") in (2, 3)
     assert dump(completed(db, files)) == dump(reference)
 
 
