@@ -198,7 +198,8 @@ def test_kill_after_the_first_file_keeps_it(
     run.kill()
     check_consistent(db)
     assert one(db, "SELECT games FROM imports WHERE id = 1") == BIG
-    assert one(db, "SELECT count(*) FROM games") in (BIG, BIG + 40)
+    # the small files may have been sent whole while the big one was written (and committed)
+    assert one(db, "SELECT count(*) FROM games") in (BIG, BIG + 40, BIG + 80)
     assert dump(completed(db, files)) == dump(reference)
 
 
@@ -209,18 +210,20 @@ def test_killed_again_and_again_then_completed(
     db = tmp_path / "again.db"
     stops = [
         lambda run: run.games_shown() >= 2 * BATCH,
+        lambda run: run.games_shown() >= 2 * BATCH,
         lambda run: imports_done(db) >= 1,
-        lambda run: imports_done(db) >= 2,
     ]
+    # (no stop after the second file: the importer sends the third, small, while the second
+    # is written, and the run may end before a kill could land)
     for stop in stops:
         run = Import(db, files)
         run.wait_for(functools.partial(stop, run))
         run.kill()
         check_consistent(db)
-    # the kill lands once the second file has committed; the third, small, may have been sent
-    # whole while the second was written, and committed too (the writer commits a file that
-    # was sent to its end, even after the importer's death)
-    assert one(db, "SELECT count(*) FROM imports") in (2, 3)
+    # the kill lands once the first file has committed; the small ones after it may have been
+    # sent whole while it was written, and committed too (the writer commits a file that was
+    # sent to its end, even after the importer's death)
+    assert one(db, "SELECT count(*) FROM imports") in (1, 2, 3)
     assert dump(completed(db, files)) == dump(reference)
 
 
