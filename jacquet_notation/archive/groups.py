@@ -18,6 +18,7 @@ two or more: linear in the games, never a row a pair. The group's id is its earl
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from .plays import GAME_LINE
 from .store import Connection
@@ -40,21 +41,27 @@ _Ply = tuple[str | None, str, str]
 _Digest = tuple[int, int, _Ply | None]
 
 
-def refresh_groups(conn: Connection, import_id: int | None = None) -> None:
-    """Find the groups of one import's games (every game's, from nothing, when None)."""
+def refresh_groups(conn: Connection, import_id: int | Sequence[int] | None = None) -> None:
+    """Find the groups of one import's games (every game's, from nothing, when None), or of
+    several imports' in turn (a bulk import's, settling.py), with one cache of the lines read:
+    a candidate reached from many games is read once, not once an import."""
+    lines: dict[str, list[_Ply]] = {}  # the lines read so far: a game is a candidate often
+    digests: dict[str, _Digest] = {}  # and their lengths and hashes, far more of them
     if import_id is None:
         conn.execute("DELETE FROM game_groups")
-        rows = conn.execute("SELECT id, fingerprint FROM games ORDER BY rowid")
-    else:
+        for game_id, fingerprint in list(
+            conn.execute("SELECT id, fingerprint FROM games ORDER BY rowid")
+        ):
+            _place(conn, game_id, fingerprint, lines, digests)
+        return
+    for one in [import_id] if isinstance(import_id, int) else import_id:
         rows = conn.execute(
             "SELECT g.id, g.fingerprint FROM games g WHERE g.id IN "
             "(SELECT game_id FROM occurrences WHERE import_id = ?) ORDER BY g.rowid",
-            (import_id,),
+            (one,),
         )
-    lines: dict[str, list[_Ply]] = {}  # the lines read so far: a game is a candidate often
-    digests: dict[str, _Digest] = {}  # and their lengths and hashes, far more of them
-    for game_id, fingerprint in list(rows):
-        _place(conn, game_id, fingerprint, lines, digests)
+        for game_id, fingerprint in list(rows):
+            _place(conn, game_id, fingerprint, lines, digests)
 
 
 def _place(

@@ -47,8 +47,7 @@ def settle(conn: Connection) -> bool:
     )
     if first[0]:  # no new game: nothing to count
         store.share_positions(conn, int(first[0]))
-    for import_id in pending:
-        refresh_groups(conn, import_id)
+    refresh_groups(conn, pending)  # in order, as each file's commit finds them
     mark_settled(conn)
     return True
 
