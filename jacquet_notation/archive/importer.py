@@ -96,7 +96,7 @@ class _Importer:
                 else:
                     self.summary.files += 1
                     self.unreadable_file(entry.path, entry.message(), io=entry.io)
-            self.caught_up()
+            self.wait_for_writer()
         finally:
             self.close()
             # an interrupted bulk import settles what it committed too; if it cannot, the next
@@ -119,7 +119,7 @@ class _Importer:
     ) -> None:
         """Record a file that could not be read at all (once: re-running adds nothing);
         ``io``: it could not be opened or read (an I/O error), not merely empty of records."""
-        self.caught_up()
+        self.wait_for_writer()
         self.summary.unreadable += 1
         self.summary.unreadable_files += 1
         self.summary.io_errors += io
@@ -177,7 +177,7 @@ class _Importer:
         # writer under the write lock, which decides (see WriterProcess.begin)
         done = store.imported(self.conn, sha)
         if done is not None:
-            self.caught_up()
+            self.wait_for_writer()
             self.skip(done)
             return
         name = source_name(path)
@@ -297,7 +297,7 @@ class _Importer:
             summary.unreadable += counts["unreadable"]
             summary.new_games += finished_file.added
 
-    def caught_up(self) -> None:
+    def wait_for_writer(self) -> None:
         """Wait for every file sent, and count them (before what is told without the writer:
         a file skipped or unreadable, the end), so that the errors keep the files' order."""
         if self.writer_process is not None:
