@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from .plays import GAME_LINE
+from .plays import GAME_LINE, PLY_SHIFT
 from .store import Connection
 
 #: the fewest replayed plies a line must have to count as contained in another: a few opening
@@ -186,11 +186,16 @@ def _may_hold(line: list[_Ply], dice: str | None, after: str | None) -> bool:
 #: the limit (json list, group, game, limit). A window numbering each key's games read every
 #: game ending there first, and the final positions of self-play are shared by hundreds of
 #: games at 10,000 and by thousands at a million: that read grew with the archive.
+#: Each comes with its first ply (dice, before, after: a rowid away), which tells nearly every
+#: candidate from the line before its line is read (:func:`_may_be_held`).
 HELD = (
-    "SELECT g.id, g.final_key FROM json_each(?) k JOIN games g ON g.rowid IN "
+    "SELECT g.id, g.final_key, f.dice, f.before, f.key_after FROM json_each(?) k "
+    "JOIN games g ON g.rowid IN "
     "(SELECT rowid FROM games WHERE final_key = k.value AND id "
     + _OUTSIDE.format(column="id")
-    + " ORDER BY rowid LIMIT ?)"
+    + " ORDER BY rowid LIMIT ?) "
+    "LEFT JOIN game_numbers n ON n.game_id = g.id "
+    f"LEFT JOIN plies f ON f.id = (n.number << {PLY_SHIFT}) | 1"
 )
 
 
@@ -214,8 +219,13 @@ def _held(
     rows = conn.execute(
         HELD, (json.dumps(list(ends)), _group(conn, game_id), game_id, MOST_CANDIDATES)
     )
+    starts: dict[_Ply, int] = {}  # each ply of the line, at its first place in it
+    for index, ply in enumerate(line):
+        starts.setdefault(ply, index)
     found = []
-    for other, key in list(rows):
+    for other, key, dice, before, after in list(rows):
+        if not _may_be_held(starts, ends[key], (dice, before, after)):
+            continue
         length, digest, first = _digest(conn, other, digests, lines)
         for end in ends[key]:
             # its first ply first: most part from ``line`` there, told without a slice
@@ -225,6 +235,19 @@ def _held(
                     found.append(other)
                     break
     return found
+
+
+def _may_be_held(starts: dict[_Ply, int], ends: list[int], first: _Ply) -> bool:
+    """Whether a candidate whose first ply is ``first`` can be a stretch of the line ending at
+    one of ``ends``: its first ply is one of the line's (``starts``: where each first is), far
+    enough before an end to leave :data:`MIN_SHARED` plies. Never wrong where it says no, and
+    it says no without reading the candidate: the final positions of self-play are shared by
+    thousands of games at a million, whose lines were read (a dozen a game) only to be told
+    from the line by their first ply (measured: 3.2 ms a game at a million, most of it that)."""
+    if first[1] is None or first[2] is None:
+        return False  # no first ply replayed: an empty line, shorter than MIN_SHARED
+    start = starts.get(first)
+    return start is not None and start <= max(ends) - MIN_SHARED
 
 
 def _holds(

@@ -97,6 +97,17 @@ def test_the_printings_of_one_game_are_one_group_in_either_order(
     assert list(_groups(db).values()) == [events]
 
 
+def test_a_game_imported_after_its_fragments_finds_them(tmp_path: Path) -> None:
+    """The longer game comes in a later import: it finds the shorter lines it holds through
+    their last positions (``_held``), a fragment from ply 21 as well as a record that stops."""
+    printed = _printings(_long_game(2))
+    db = tmp_path / "a.db"
+    import_paths(db, [_write(tmp_path / "short.jqt", [printed["fragment"], printed["early"]])])
+    assert one(db, "SELECT count(*) FROM game_groups") == 0
+    import_paths(db, [_write(tmp_path / "long.jqt", [printed["game"], _long_game(9)])])
+    assert list(_groups(db).values()) == [{"Self-play, seed 2", "Fragment", "Early"}]
+
+
 def test_a_short_record_of_a_common_opening_joins_no_group(tmp_path: Path) -> None:
     game = _long_game(2)
     short = replace(game, tags={**game.tags, "Event": "Short"}, plays=game.plays[:6], result="*")
@@ -148,6 +159,11 @@ def _any_window(line: list[Any], dice: str | None, after: str | None) -> bool:
     return True
 
 
+def _any_stretch(starts: Any, ends: Any, first: Any) -> bool:
+    """The reference for ``groups._may_be_held``: no candidate left out by its first ply."""
+    return True
+
+
 @pytest.mark.slow
 def test_a_window_read_until_it_differs_finds_the_groups_a_whole_one_finds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -165,17 +181,25 @@ def test_a_window_read_until_it_differs_finds_the_groups_a_whole_one_finds(
     import_paths(db, [_write(tmp_path / "parts.jqt", [printed["fragment"], printed["early"]])])
     last = one(db, "SELECT max(id) FROM imports")
     found = []
-    # each candidate's first ply weighed first (``_may_hold``), and every candidate read whole
-    for reading, weighed in ((groups._holds, groups._may_hold), (_whole_window, _any_window)):
+    # each candidate's first ply weighed first (``_may_hold``, ``_may_be_held``), and every
+    # candidate read whole
+    for reading, weighed, held in (
+        (groups._holds, groups._may_hold, groups._may_be_held),
+        (_whole_window, _any_window, _any_stretch),
+    ):
         monkeypatch.setattr(groups, "_holds", reading)
         monkeypatch.setattr(groups, "_may_hold", weighed)
+        monkeypatch.setattr(groups, "_may_be_held", held)
         conn = sqlite3.connect(db)
         with conn:
             conn.execute("DELETE FROM game_groups")
             refresh_groups(conn, last)
         found.append(conn.execute("SELECT * FROM game_groups ORDER BY game_id").fetchall())
+        with conn:  # every game from nothing: the longer games meet the shorter ones held
+            refresh_groups(conn)
+        found.append(conn.execute("SELECT * FROM game_groups ORDER BY game_id").fetchall())
         conn.close()
-    assert found[0] == found[1] and len(found[0]) >= 3
+    assert found[:2] == found[2:] and len(found[0]) >= 3 and len(found[1]) >= 5
 
 
 @pytest.mark.integration
@@ -203,7 +227,7 @@ def test_the_games_ending_at_a_position_are_the_earliest_few_read_from_the_index
         )
     ends = dict(rows(db, "SELECT id, final_key FROM games"))
     for game, limit in [(ids[1], 3), (ids[4], 2), (ids[0], 50)]:
-        found = rows(db, groups.HELD, '["K", "L", "M"]', ids[1], game, limit)
+        found = [row[:2] for row in rows(db, groups.HELD, '["K", "L", "M"]', ids[1], game, limit)]
         outside = [g for g in ids if g != game and g not in (ids[1], ids[2])]
         expected = [
             (g, key) for key in "KL" for g in [g for g in outside if ends[g] == key][:limit]
