@@ -155,7 +155,8 @@ def test_the_groups_read_the_views_by_index(tmp_path: Path) -> None:
     assert any("BETWEEN" in sql for sql in reading), reading
     for sql in reading:
         plan = [str(step[-1]) for step in conn.execute(f"EXPLAIN QUERY PLAN {sql}")]
-        scans = [step for step in plan if step.startswith("SCAN ")]
+        # the keys of a line given as a JSON list (``groups.HELD``) are read whole: no table
+        scans = [s for s in plan if s.startswith("SCAN ") and "VIRTUAL TABLE" not in s]
         assert scans in ([], ["SCAN turns"]), (sql, plan)
     conn.close()
     assert one(db, "SELECT count(DISTINCT group_id) FROM game_groups") == 1
