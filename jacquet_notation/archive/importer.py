@@ -26,7 +26,7 @@ from ..match import GameSummary, match_summary
 from ..notation import GameChunk, parse_chunk, record_chunks
 from ..rules import Rules
 from ..sources import STDIN, UnreadablePath, file_sha256, record_files, source_name
-from . import settling, store
+from . import import_rows, settling, store
 from .opening import open_archive
 from .rebuilding import rebuild
 from .rows import derive_batch
@@ -80,7 +80,7 @@ class _Importer:
                 continue
             try:
                 sha = self.shas[entry] = file_sha256(entry)
-                if store.imported(self.conn, sha) is None:
+                if import_rows.imported(self.conn, sha) is None:
                     sizes.append(os.path.getsize(entry))
             except OSError:
                 continue  # reported when the file's turn comes
@@ -130,7 +130,7 @@ class _Importer:
                 (path, sha, message),
             ).fetchone()
             if seen is None:
-                import_id = store.new_import(
+                import_id = import_rows.new_import(
                     self.conn, path, sha, status="unreadable", error=message
                 )
                 self.conn.execute(
@@ -155,7 +155,7 @@ class _Importer:
             (import_id,),
         ):
             summary.errors.extend(detail["text"] for detail in json.loads(errors))
-        if status in ("unreadable", store.PENDING) and error:
+        if status in ("unreadable", import_rows.PENDING) and error:
             summary.unreadable += 1
             summary.unreadable_files += 1
             summary.errors.append(error)
@@ -175,7 +175,7 @@ class _Importer:
             return
         # asked here first, to skip the file without starting the writer; asked again by the
         # writer under the write lock, which decides (see WriterProcess.begin)
-        done = store.imported(self.conn, sha)
+        done = import_rows.imported(self.conn, sha)
         if done is not None:
             self.wait_for_writer()
             self.skip(done)
@@ -335,7 +335,7 @@ def import_paths(
     being parsed. ``progress`` is called with the number of games just handled.
     """
     database = open_archive(db)
-    if store.stale_imports(database.conn):
+    if import_rows.stale_imports(database.conn):
         # stored by another reader, which may have read them wrongly: derived again first
         database.close()
         rebuild(db, rules=rules)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import sqlite_utils
 
-from . import store
+from . import import_rows, store
 from .decisions import create_decisions
 from .groups import refresh_groups
 from .matches import refresh_matches
@@ -53,7 +53,7 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
 def add_reader_column(db: sqlite_utils.Database) -> None:
     """``imports.reader`` (added within version 5): which reader read each file. Imports made
     before it have none, so their games are derived again by the next import
-    (:func:`.store.stale_imports`)."""
+    (:func:`.import_rows.stale_imports`)."""
     if "reader" not in db.table("imports").columns_dict:
         db.execute("ALTER TABLE imports ADD COLUMN reader TEXT")
 
@@ -335,7 +335,7 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
     for text, file in conn.execute("SELECT text, file FROM _v0_games ORDER BY rowid").fetchall():
         import_id = by_path.get(file)
         if import_id is None:
-            import_id = store.new_import(db.conn, file, None, status="complete")
+            import_id = import_rows.new_import(db.conn, file, None, status="complete")
             by_path[file] = import_id
         counts[import_id] = counts.get(import_id, 0) + 1
         record = reread(text or "", file, counts[import_id], 1)
@@ -346,7 +346,7 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
     if pending:
         target.write_sightings(pending)
     store.share_positions(db.conn, 0)
-    store.recount_imports(db)
+    import_rows.recount_imports(db)
     refresh_matches(db.conn)
     conn.execute("DROP TABLE _v0_games")
     if has_imports:

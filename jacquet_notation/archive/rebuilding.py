@@ -11,7 +11,7 @@ from ..garbage import fewer_collections
 from ..match import GameSummary
 from ..rules import Rules
 from ..stored_text import unpack
-from . import store
+from . import import_rows, store
 from .decisions import KEPT_COLUMNS, follow_id
 from .groups import refresh_groups
 from .matches import refresh_matches
@@ -115,8 +115,8 @@ def _rebuild(db: sqlite_utils.Database, rules: Rules | None) -> ImportSummary:
     )
     store.build_key_indexes(conn)
     store.share_positions(conn, 0)
-    store.recount_imports(db)
-    store.mark_reread(conn)
+    import_rows.recount_imports(db)
+    import_rows.mark_reread(conn)
     mark_settled(conn)  # a bulk import's files left pending: every game was counted above
     refresh_matches(conn)
     refresh_groups(conn)

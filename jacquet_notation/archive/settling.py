@@ -15,14 +15,16 @@ and its groups wait. An import killed before it settles leaves them waiting: the
 
 from __future__ import annotations
 
-from . import store
+from . import import_rows, store
 from .groups import refresh_groups
 from .store import Connection
 
 
 def pending_imports(conn: Connection) -> list[int]:
     """The ids of the imports waiting to be settled, in order."""
-    found = conn.execute("SELECT id FROM imports WHERE status = ? ORDER BY id", (store.PENDING,))
+    found = conn.execute(
+        "SELECT id FROM imports WHERE status = ? ORDER BY id", (import_rows.PENDING,)
+    )
     return [store.returned_id(row) for row in found]
 
 
@@ -55,8 +57,5 @@ def settle(conn: Connection) -> bool:
 def mark_settled(conn: Connection) -> None:
     """Give the pending imports their final status without counting (a rebuild, which counts
     every game itself)."""
-    conn.execute(
-        "UPDATE imports SET status = CASE WHEN error IS NULL THEN 'complete' "
-        "ELSE 'unreadable' END WHERE status = ?",
-        (store.PENDING,),
-    )
+    final = import_rows.FINAL_STATUS.format(error="error")
+    conn.execute(f"UPDATE imports SET status = {final} WHERE status = ?", (import_rows.PENDING,))

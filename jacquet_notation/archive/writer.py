@@ -22,7 +22,7 @@ import apsw
 from ..match import GameSummary
 from ..notation import GameChunk
 from ..rules import Rules
-from . import settling, store
+from . import import_rows, settling, store
 from .groups import refresh_groups
 from .matches import refresh_matches
 from .messages import (
@@ -132,7 +132,7 @@ class _Session:
             # may have committed it while this one waited for the lock.
             store.temporary_in_memory(conn, True)
             conn.execute("BEGIN IMMEDIATE")
-            earlier = store.imported(conn, sha)
+            earlier = import_rows.imported(conn, sha)
             if earlier is not None:
                 conn.execute("ROLLBACK")
                 return Began(earlier, True)
@@ -143,7 +143,7 @@ class _Session:
                 self.games.forget()
                 self.seen = changes
             self.start_bytes = store.archive_bytes(conn)
-            self.import_id = store.new_import(conn, name, sha)
+            self.import_id = import_rows.new_import(conn, name, sha)
             self.first = self.games.next_number()
             if bulk:
                 store.drop_key_indexes(conn)  # built when the import settles (settling.py)
@@ -199,7 +199,7 @@ class _Session:
         assert self.refused is not None
         self.rollback()
         self.conn.execute("BEGIN IMMEDIATE")
-        import_id = store.new_import(
+        import_id = import_rows.new_import(
             self.conn, self.name, self.sha, status="unreadable", error=self.refused
         )
         self.conn.execute("UPDATE imports SET finished = ? WHERE id = ?", (store.now(), import_id))
@@ -222,7 +222,7 @@ class _Session:
             self.check_growth()
             if self.refused is not None:
                 return self.refuse()
-            store.finish_import(
+            import_rows.finish_import(
                 self.conn,
                 self.import_id,
                 games,
