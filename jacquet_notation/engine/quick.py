@@ -23,7 +23,7 @@ from ..bits import (
     highest,
     occupied,
     off_count,
-    rotate,
+    rotated_runs_of_six,
     runs_of_six,
     two_or_more,
 )
@@ -288,7 +288,7 @@ def accept_quickly(
         elif five_max:
             if runs_of_six(held):
                 return None  # the careful path (which labels a combined move's dice its own way)
-        elif block_rule and runs_of_six(rotate(held)):
+        elif block_rule and rotated_runs_of_six(held):
             return None
     if (
         rearmost

@@ -7,6 +7,7 @@ the reader's, ``13/7(2)`` and all)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -113,3 +114,14 @@ def test_a_move_written_twice_is_unrolled_before_the_quick_path(
     assert len(game.plies[1].play.steps) == 4  # type: ignore[union-attr]
     assert Move(24, 18, 2) in record.plays[1].moves
     assert given and all(len(move) == 2 or move[2] == 1 for move in given)
+
+
+def test_the_walks_plies_are_whole_replayed_plies() -> None:
+    """The walk stores each ply's fields itself (no __init__): every field set, and the ply
+    equal to the one the dataclass's constructor builds of them."""
+    names = [field.name for field in dataclasses.fields(ReplayedPly)]
+    for record in generate_records(3, 5, Rules.named("jacquet")):
+        for ply in replay(record).plies:
+            values = [getattr(ply, name) for name in names]  # an unset slot raises here
+            assert type(ply) is ReplayedPly
+            assert ply == ReplayedPly(*values)
