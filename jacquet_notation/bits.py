@@ -175,6 +175,13 @@ def runs_of_six(flag_word: int) -> int:
     return f & f >> 4 & f >> 8 & f >> 12 & f >> 16 & f >> 20
 
 
+def rotated_runs_of_six(flag_word: int) -> int:
+    """``runs_of_six(rotate(flag_word))`` in one call: the quick path's block test, asked of
+    most plays of a Jacquet corpus, where a call is a good part of the test's cost."""
+    f = ((flag_word & LOW12) << HALF_BOARD_SHIFT) | ((flag_word & HIGH12) >> HALF_BOARD_SHIFT)
+    return f & f >> 4 & f >> 8 & f >> 12 & f >> 16 & f >> 20
+
+
 def highest(packed: int) -> int:
     """The highest location with a man (0 when there is none, or when only borne-off men)."""
     return (packed.bit_length() - 1) >> 2 if packed else 0

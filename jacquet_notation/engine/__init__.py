@@ -29,6 +29,7 @@ from .agreement import (
 )
 from .legal import legal_plays, validate_play
 from .plays import Play, Step, dice_steps
+from .quick import accept_quickly
 from .rolls import ROLLS, rolls_for_play, why_no_roll
 from .scoring import BACKGAMMON, apply_play, holds_prime, score, winner
 
@@ -38,6 +39,7 @@ __all__ = [
     "Agreement",
     "Play",
     "Step",
+    "accept_quickly",
     "allows_final",
     "apply_play",
     "could_bear_off",

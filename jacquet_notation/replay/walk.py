@@ -10,13 +10,20 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections import Counter
 from collections.abc import Sequence
 from itertools import islice
 
 from ..board_terms import side_name
 from ..budget import check_time, deadline
-from ..engine import Play, holds_prime, legal_plays, score, validate_play, winner
+from ..engine import (
+    Play,
+    accept_quickly,
+    holds_prime,
+    legal_plays,
+    score,
+    validate_play,
+    winner,
+)
 from ..errors import (
     AmbiguousPlayError,
     IllegalPlayError,
@@ -31,10 +38,11 @@ from ..record import POSITION_TAG, GameRecord, WrittenPlay
 from ..rules import Rules
 from .bare import blank_play, missing_play, pass_of
 from .diagnosis import illegal_play
-from .dice import infer_roll, playable_roll
+from .dice import infer_roll
 from .game import Context, ReplayedGame, ReplayedPly
-from .marks import men_of, unmarked_hits
+from .marks import by_marks, unmarked_hits
 from .tags import RULES_TAG, check_result, rules_for
+from .turns import off_path
 
 
 class _Lead(enum.Enum):
@@ -89,54 +97,66 @@ class _Replayer:
         errors: list[ReplayError] = []
         stopped = False
         ordinary_opening, rules = self.ordinary_opening, self.rules
-        # Tied lead dice under "every die is used": each side plays the double, then the lead is
-        # thrown again (docs/rules.md), so the lead can last several plays; None once it is over.
-        if lead is None and first_index == 0 and ordinary_opening and self.rules.every_die_used:
-            lead = _Lead.OPEN
+        quick = not rules.every_die_used  # (under every die, an accepted play may share dice)
         index = first_index - 1
         limit = deadline()  # the desk's time budget (none elsewhere): checked between plies
+        open_lead, first_error_only, new = _Lead.OPEN, self.first_error_only, object.__new__
         for offset, written in islice(enumerate(plays), skip, None):
-            if stopped and self.first_error_only:
+            if stopped and first_error_only:
                 break
             index += 1
             if limit is not None:
                 check_time(limit)
-            if lead is _Lead.OPEN and not stopped and written.side != position.turn:
+            if lead is open_lead and not stopped and written.side != position.turn:
                 # the lead thrown again: its higher thrower, either side, plays next
                 position = position.with_turn(written.side)
             lead_before = lead  # where this play's variations start from
-            ply = ReplayedPly(index, written, position, None, None, None, [])
+            # ReplayedPly(index, written, position, None, None, None, []), its fields stored
+            # here rather than by the dataclass's __init__: about 0.1 us a play less
+            ply = new(ReplayedPly)
+            ply.index = index
+            ply.written = written
+            ply.before = position
+            ply.after = ply.play = ply.error = ply.note = None
+            ply.variations = []
+            ply.rolls = ()
+            ply.unplayed = False
             plies.append(ply)
             if stopped:
                 continue
             if written.action is not None:
-                # A cube action, or a roll whose play the record does not give: no man moves
-                # and the turn does not pass (docs/notation.md, "Match files"). The cube's, the
-                # score's and the match's checks are made in match/.
-                ply.play = Play((), position)
-                ply.after = position
+                # A cube action, or a roll whose play the record does not give: no man moves, the
+                # turn does not pass (docs/notation.md, "Match files"); match/ checks the cube.
+                ply.play, ply.after = Play((), position), position
                 continue
             dice = written.dice
-            # The common case, checked inline (this runs for every play of a corpus): dice
-            # written, the right side, the game not over, no double opening. Anything else
-            # goes through _check_play, which says what is wrong.
+            # The common case inline (dice written, the right side, the game not over, no double
+            # opening); anything else goes through off_path, which says what is wrong.
             if (
                 dice is None
                 or written.side != position.turn
                 or position.over
                 or (index == 0 and ordinary_opening and dice[0] == dice[1])
             ):
-                problem = self._check_play(written, position, index)
+                problem = off_path(self.context, ordinary_opening, written, position, index)
             else:
                 problem = None
             if lead is not None and problem is None:
                 problem, lead = self._lead(written, index, lead)
-            if problem is None and dice is not None and written.moves:
+            moves = written.moves
+            if problem is None and dice is not None and moves:
                 try:  # the common case inline, once a play of a corpus: the written play checked
-                    if offset == skip and self.refused_first is not None:
-                        raise self.refused_first
-                    shared = written.opponent_moves_as_pairs() if written.opponent_moves else ()
-                    play = validate_play(position, dice, written.moves_as_pairs(), rules, shared)
+                    play = None
+                    if quick and not written.opponent_moves:
+                        # validate_play's quick path, given the moves as read (13/7(2) unrolled);
+                        # where it declines (so where the caller's refusal is at hand), the rest
+                        for move in moves:
+                            if move[2] != 1:
+                                moves = written.moves_as_pairs()  # type: ignore[assignment]
+                                break
+                        play = accept_quickly(position, dice, moves, rules)
+                    if play is None:
+                        play = self._validated(written, position, offset == skip)
                 except (AmbiguousPlayError, IllegalPlayError) as refused:
                     # says why, or settles by marks, from this refusal (not checked again)
                     problem = self._resolve(ply, plays, offset, refused)
@@ -148,23 +168,42 @@ class _Replayer:
                 if problem is not None:
                     ply.error = problem
                     errors.append(problem)
-                if ply.after is None:
-                    stopped = True
-                else:  # a missing play, checked on from the one play the next allows
-                    position = ply.after
+                # no play stops the line; a missing play goes on from the one the next allows
+                stopped = ply.after is None
+                position = ply.after or position
                 continue
             position = ply.after
             if ply.unplayed:  # the game ends on a roll left unplayed
                 continue
             if (self.marks_hits and self.hitting) or self.track_primes:
                 self._played(ply, prime_seen)
-            for variation in written.variations:
-                branch, _, branch_errors = self.line(
-                    variation, ply.before, index, dict(prime_seen), lead_before
-                )
-                ply.variations.append(branch)
-                errors.extend(branch_errors)
+            if written.variations:
+                errors.extend(self._variations(ply, prime_seen, lead_before))
         return plies, position, errors
+
+    def _variations(
+        self, ply: ReplayedPly, prime_seen: dict[Side, bool], lead: _LeadState
+    ) -> list[ReplayError]:
+        """The variations of ``ply``'s play replayed from the position before it (set on the
+        ply), as the line stood there (``lead``); their errors."""
+        errors: list[ReplayError] = []
+        for variation in ply.written.variations:
+            branch, _, branch_errors = self.line(
+                variation, ply.before, ply.index, dict(prime_seen), lead
+            )
+            ply.variations.append(branch)
+            errors.extend(branch_errors)
+        return errors
+
+    def _validated(self, written: WrittenPlay, position: Position, first: bool) -> Play:
+        """The engine's check of a written play with its dice, the quick path aside: its refusal
+        raised, or the refusal the caller had of the first play walked (not asked again)."""
+        if first and self.refused_first is not None:
+            raise self.refused_first
+        assert written.dice is not None
+        shared = written.opponent_moves_as_pairs() if written.opponent_moves else ()
+        pairs = written.moves_as_pairs()
+        return validate_play(position, written.dice, pairs, self.rules, shared)
 
     def _resolve(
         self,
@@ -207,7 +246,7 @@ class _Replayer:
         marks (set on ``ply``), else the error that stops the line, in a transcriber's words."""
         written, position = ply.written, ply.before
         if isinstance(refused, AmbiguousPlayError) and self.marks_hits:
-            marked = self._by_marks(written, position)
+            marked = by_marks(written, position, self.rules)
             if marked is not None:
                 ply.play = marked
                 ply.after = marked.position
@@ -251,89 +290,6 @@ class _Replayer:
             mover = written.side
             if not prime_seen[mover] and holds_prime(position, mover):
                 prime_seen[mover] = True
-
-    def _by_marks(self, written: WrittenPlay, position: Position) -> Play | None:
-        """The one legal play that moves the men as ``written`` does and hits exactly where it
-        marks a hit: a combined move without ``*`` is the way that does not hit, one ending in
-        ``*`` the way that hits only there (docs/notation.md, "Match files"). None if not one.
-        """
-        dice = written.dice
-        if dice is None:
-            return None
-        mover = position.turn
-        wanted = men_of(position, mover)
-        for start, end in written.moves_as_pairs():
-            wanted[start] -= 1
-            wanted[end] += 1
-        del wanted[0]  # men borne off are not on the board
-        wanted = +wanted
-        marks = Counter(move.end for move in written.moves for _ in range(move.count) if move.hit)
-        found = [
-            play
-            for play in legal_plays(position, dice, self.rules)
-            if men_of(play.position, mover) == wanted
-            and Counter(step.end for step in play.steps if step.hit) == marks
-        ]
-        return found[0] if len(found) == 1 else None
-
-    def _check_play(
-        self, written: WrittenPlay, position: Position, index: int
-    ) -> ReplayError | None:
-        """What is wrong with a play off the common path: a play after the end, the wrong
-        side, a pass without its dice where some roll plays, a double at an ordinary opening."""
-        error, rules = self.context.error, self.rules
-        if winner(position) is not None:
-            return error(
-                "play-after-end",
-                f"{side_name(written.side)} plays after the game has ended "
-                f"({side_name(winner(position))} has borne off every man)",  # type: ignore[arg-type]
-                written.span,
-                index,
-            )
-        if written.side != position.turn:
-            return error(
-                "wrong-side",
-                f"{side_name(written.side)} plays, but it is {side_name(position.turn)}'s turn",
-                written.span,
-                index,
-            )
-        if written.dice is None and written.moves:
-            # the roll left out (the record's [Dice "omitted"], or "?-?:"; the reader lets no
-            # other play without dice through): inferred from the steps (infer_roll)
-            return None
-        if written.dice is None:
-            # A pass written without its dice is only checkable when no roll at all could be
-            # played: then any roll was a pass. Otherwise the dice are needed.
-            if rules.every_die_used:
-                return error(
-                    "no-dice",
-                    "a pass without its dice, where every die is used: the dice say what the "
-                    "opponent plays of them; write them, as in 6-1: + 24/18 18/17",
-                    written.span,
-                    index,
-                )
-            playable = playable_roll(position, rules)
-            if playable is not None:
-                return error(
-                    "no-dice",
-                    "a pass without its dice, where some rolls can be played "
-                    f"(e.g. {playable[0]}-{playable[1]}): write the dice, as in 6-6: pass",
-                    written.span,
-                    index,
-                )
-        if index == 0 and self.ordinary_opening and written.dice is not None:
-            high, low = written.dice
-            if high != low or rules.every_die_used:
-                return None  # under every die, a double at the lead is a tied lead (_lead)
-            return error(
-                "double-opening",
-                f"the first roll of a game cannot be a double ({high}-{low}) "
-                "under the ordinary opening: "
-                "the lead dice are the first roll",
-                written.span,
-                index,
-            )
-        return None
 
     def _lead(
         self, written: WrittenPlay, index: int, lead: _Lead | tuple[int, int]
@@ -434,7 +390,14 @@ def _walk(replayer: _Replayer, start: Position, index: int) -> ReplayedGame:
     game = replayer.game
     prime_seen = game.prime_seen
     plays = game.record.plays
-    plies, final, line_errors = replayer.line(plays, start, index, prime_seen, None, index)
+    # Tied lead dice under "every die is used": each side plays the double, then the lead is
+    # thrown again (docs/rules.md), so the lead can last several plays; None once it is over.
+    lead = (
+        _Lead.OPEN
+        if index == 0 and replayer.ordinary_opening and game.rules.every_die_used
+        else None
+    )
+    plies, final, line_errors = replayer.line(plays, start, index, prime_seen, lead, index)
     game.plies = plies
     game.final = final
     game.errors.extend(line_errors)
