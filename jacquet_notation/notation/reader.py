@@ -19,12 +19,10 @@ from typing import Any
 from lark import Token
 
 from ..record import GameRecord, Move, Side, Span, WrittenPlay
-from . import turn_runs
 from .grammar import Variation
 from .messages import TERMINAL_WORDS, token_at
 from .play_words import Numbering, PlayWords, closed_play
 from .tags import comment_text, read_result, read_tags
-from .turn_runs import read_run
 from .words import (
     DICE_WORDS,
     STEP_SHAPES,
@@ -200,24 +198,9 @@ class GameReader(PlayWords):
         inner loop (the module's docstring): dice, steps and the expected turn number read here,
         any other word by :meth:`word_in_play` or :meth:`other_word`."""
         text = str(token)
-        line, left = token_at(token)  # the column of offset ``at`` on the current line is at + left
-        if turn_runs.ENABLED and not (in_variation and not plays):
-            # the common token, a play at a time (turn_runs.py); any other, word by word below
-            ran = read_run(
-                text,
-                line + self.offset,
-                left,
-                numbering.side,
-                numbering.turn,
-                plays,
-                numbering.pending is not None,
-            )
-            if ran is not None:
-                numbering.side, numbering.turn = ran
-                numbering.pending = None
-                return True
         # "12. ..." (Black's number written apart): two words only the piece pattern reads as one
         spaced_marks = "..." in text and spaced_turn_number(text)
+        line, left = token_at(token)  # the column of offset ``at`` on the current line is at + left
         line += self.offset - 1  # the loop below adds one at every line, the first included
         moves: list[Move] | None = None  # the open play's moves (None when no play is open)
         ended: Any  # a play closed: an OpenPlay made a WrittenPlay, as words.new_play does
