@@ -215,9 +215,19 @@ class GameReader(PlayWords):
             line += 1
             if row_start:
                 left = 1 - row_start
+            words = row.split()
+            joined = " ".join(words)
+            # words one space apart from the row's start (the usual row): each word's offset
+            # is counted rather than found
+            plain = row[: len(joined)] == joined
+            next_at = row_start
             row_start += len(row) + 1
-            for word in row.split():
-                at = find(word, search)
+            for word in words:
+                if plain:
+                    at = next_at
+                    next_at += len(word) + 1
+                else:
+                    at = find(word, search)
                 search = at + len(word)
                 if at < consumed:
                     continue  # already read as part of the piece before ("12. ...", "6-5 :")
