@@ -217,18 +217,13 @@ class GameReader(PlayWords):
                 left = 1 - row_start
             words = row.split()
             joined = " ".join(words)
-            # words one space apart from the row's start (the usual row): each word's offset
-            # is counted rather than found
-            plain = row[: len(joined)] == joined
+            plain = row[: len(joined)] == joined  # the usual row: offsets counted, not found
             next_at = row_start
             row_start += len(row) + 1
             for word in words:
-                if plain:
-                    at = next_at
-                    next_at += len(word) + 1
-                else:
-                    at = find(word, search)
+                at = next_at if plain else find(word, search)
                 search = at + len(word)
+                next_at = search + 1
                 if at < consumed:
                     continue  # already read as part of the piece before ("12. ...", "6-5 :")
                 rolled = dice_words.get(word)
@@ -276,14 +271,8 @@ class GameReader(PlayWords):
                     word[-1] == "."
                     and not spaced_marks
                     and not (in_variation and not plays)
-                    and (
-                        (next_side == "white" and word == f"{next_turn}.")
-                        or word == f"{next_turn}..."
-                    )
+                    and self.expected_number(token, at, word, numbering, next_side, next_turn)
                 ):
-                    if numbering.pending is not None:
-                        self.lone_turn_number(numbering, word)
-                    numbering.pending = (token, at)
                     if word[-2] == ".":
                         next_side = "black"
                     continue
@@ -301,6 +290,18 @@ class GameReader(PlayWords):
             plays.append(open_play(opened, moves, shared, unknown, text, end, end_line, end_column))
         numbering.side, numbering.turn = next_side, next_turn
         return had_play
+
+    def expected_number(
+        self, token: Token, at: int, word: str, numbering: Numbering, side: str, turn: int
+    ) -> bool:
+        """True, and the number held as pending, if ``word`` is the turn number the play to come
+        expects ("12." for White, "12..." for either): then it has nothing to check."""
+        if not ((side == "white" and word == f"{turn}.") or word == f"{turn}..."):
+            return False
+        if numbering.pending is not None:
+            self.lone_turn_number(numbering, word)
+        numbering.pending = (token, at)
+        return True
 
     def word_in_play(
         self,
