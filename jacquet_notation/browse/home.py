@@ -52,21 +52,25 @@ def _title(given: str | None, rulesets: list[dict[str, Any]]) -> str:
     return "Jacquet archive" if jacquet else "Game archive"
 
 
-async def _top(
+async def top_names(
     db: Any, source: str, column: str, table: str, limit: int = TOP_NAMES
 ) -> list[dict[str, Any]]:
     """The names of ``table`` with the most games (through ``column`` of the list; a player
-    counts as White and as Black)."""
-    rows = (
-        f"select white_id as ref from {source} union all select black_id from {source}"
-        if column == "player"
-        else f"select {column} as ref from {source}"
+    counts as White and as Black).
+
+    Each column is counted by walking its own index (``group by`` on an indexed column) and a
+    player's two counts are added afterwards: a union of both columns grouped at once sorts
+    every game twice over, about 7 times slower (minutes at a million games, cold).
+    """
+    counted = ("white_id", "black_id") if column == "player" else (column,)
+    rows = " union all ".join(
+        f"select {one} as ref, count(*) as n from {source} where {one} is not null group by {one}"
+        for one in counted
     )
     return await kept_rows(
         db,
         f"select c.ref as id, t.name as name, c.n as n from "
-        f"(select ref, count(*) as n from ({rows}) where ref is not null "
-        f"group by ref order by n desc limit {limit}) c "
+        f"(select ref, sum(n) as n from ({rows}) group by ref order by n desc limit {limit}) c "
         f"join {table} t on t.id = c.ref order by c.n desc, t.name",
         {},
     )
@@ -122,21 +126,16 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
             {},
         )
     )[0]
-    decades = await kept_rows(
-        db,
-        f"select (year / 10) * 10 as decade, count(*) as n from {source} "
-        "where year is not null group by decade order by decade",
-        {},
-    )
     per_year = await kept_rows(
         db,
         f"select year, count(*) as n from {source} where year is not null "
         "group by year order by year",
         {},
     )
-    players = await _top(db, source, "player", "players")
-    events = await _top(db, source, "event_id", "events")
-    sources = await _top(db, source, "source_id", "sources")
+    decades = decades_of(per_year)
+    players = await top_names(db, source, "player", "players")
+    events = await top_names(db, source, "event_id", "events")
+    sources = await top_names(db, source, "source_id", "sources")
     sources = await cite_sources(db, sources, kept_rows)
     recent = await _recent_games(datasette, db, name, source)
     imports = await _recent_imports(datasette, db, name)
@@ -181,6 +180,16 @@ async def archive_home_view(datasette: Any, request: Any) -> Response:
     return Response.html(
         await datasette.render_template("jacquet/home.html", context, request=request)
     )
+
+
+def decades_of(per_year: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games of each decade, added up from the years' counts (the year's index answers
+    those in order; grouping by an expression of the year would sort every game again)."""
+    decades: dict[int, int] = {}
+    for row in per_year:
+        decade = row["year"] // 10 * 10
+        decades[decade] = decades.get(decade, 0) + row["n"]
+    return [{"decade": decade, "n": n} for decade, n in decades.items()]
 
 
 async def _recent_games(datasette: Any, db: Any, name: str, source: str) -> list[dict[str, Any]]:
