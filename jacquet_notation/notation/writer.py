@@ -96,6 +96,7 @@ def _line_pieces(plays: Iterable[WrittenPlay], top: bool, steps_alone: bool = Fa
             or previous.variations
             or (previous.dice is None and previous.moves)
             or (dice is None and moves)
+            or (dice is None and previous.is_bare_roll)  # "1-1: pass" would be White's pass
             or previous.side != "white"
             or previous.turn != play.turn
         ):
