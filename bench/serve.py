@@ -487,7 +487,7 @@ def main() -> None:
     rulesets = [row[0] for row in connection.execute("select distinct rules from games")]
     total = connection.execute("select count(*) from games").fetchone()[0]
     pages = max(1, total // 50)  # the games list's pages: any of them, deep ones too
-    turns = connection.execute("select max(rowid) from turns").fetchone()[0]
+    plays = connection.execute("select sum(plies) from game_list").fetchone()[0]
     connection.close()
 
     start_key = connection_start_key(db)
@@ -564,7 +564,7 @@ def main() -> None:
         for label, paths in kinds:  # warm up: the OS cache and Datasette's first queries
             load(port, paths, 1, 2, desk if label in posts else None)
         print(
-            f"\n{total} games, {turns} turns; {args.clients} clients, {args.seconds:.0f} s per "
+            f"\n{total} games, {plays} plays; {args.clients} clients, {args.seconds:.0f} s per "
             f"page kind; jacquet serve on loopback (a WAL reader, time limit, "
             f"{args.workers or 'default'} workers)\n"
         )
