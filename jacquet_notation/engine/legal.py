@@ -65,8 +65,14 @@ def validate_play(
     if opponent_moves.__class__ not in _SEQUENCES:
         opponent_moves = list(opponent_moves)  # an iterator's truth says nothing of its length
     try:
-        quick = accept_quickly(position, dice, moves, rules)
-    except (TypeError, ValueError):
+        # the quick path reads a move by its first two items: a move of another length is
+        # malformed, and the careful path below names it
+        quick = (
+            accept_quickly(position, dice, moves, rules)
+            if all(len(move) == 2 for move in moves)
+            else None
+        )
+    except (TypeError, ValueError, IndexError):
         quick = None  # malformed input: the careful path below says what is wrong
     if quick is not None and not opponent_moves:
         if not rules.every_die_used:

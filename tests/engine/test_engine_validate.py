@@ -248,3 +248,20 @@ def test_short_plays_are_accepted_only_when_nothing_longer_is_legal() -> None:
     # blocked: Black holds every point a 6 or a 5 reaches from White's 24-point men
     blocked = pos({"24": 15}, {"7": 5, "6": 5, "1": 5})
     assert validate_play(blocked, (6, 5), [], Rules.named("jacquet")).notation() == ""
+
+
+@pytest.mark.parametrize("name", RULESET_NAMES)
+@pytest.mark.parametrize(
+    "moves",
+    [
+        [(8, 5, 7), (6, 5)],  # a third item: once read by its first two and accepted
+        [(8,), (6, 5)],  # one item: once an IndexError out of the quick path
+        [8, 5],
+        [(None, 3)],
+    ],
+)
+def test_a_malformed_move_is_refused_by_name(name: str, moves: list[object]) -> None:
+    rules = Rules.named(name)
+    position = Position.start(rules)
+    with pytest.raises(IllegalPlayError, match="is not a move from one point to another"):
+        validate_play(position, (3, 1), moves, rules)  # type: ignore[arg-type]
