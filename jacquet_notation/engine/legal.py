@@ -72,7 +72,7 @@ def validate_play(
             if all(len(move) == 2 for move in moves)
             else None
         )
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError):
         quick = None  # malformed input: the careful path below says what is wrong
     if quick is not None and not opponent_moves:
         if not rules.every_die_used:

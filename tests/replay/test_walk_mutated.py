@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from jacquet_notation.board_terms import BAR
 from jacquet_notation.engine import Play, winner
 from jacquet_notation.engine.facts import facts_of
 from jacquet_notation.engine.plays import dice_steps
@@ -31,9 +32,6 @@ from jacquet_notation.replay.marks import by_marks
 from jacquet_notation.rules import RULESET_NAMES, Rules
 
 pytestmark = pytest.mark.unit
-
-#: the bar's point number in the mover's numbering (``Move``'s docstring)
-BAR = 25
 
 
 def _changed(play: WrittenPlay, chance: random.Random) -> WrittenPlay:
