@@ -45,7 +45,20 @@ MOVE_TEXTS = [
 ]
 
 
-class Move(NamedTuple):
+class _MoveFields(NamedTuple):
+    """A :class:`Move`'s items: its span is kept as four numbers, not a tuple of its own."""
+
+    start: int
+    end: int
+    count: int = 1  # type: ignore[assignment]  # shadows tuple.count, on purpose
+    hit: bool = False
+    line: int = 0
+    column: int = 0
+    end_line: int = 0
+    end_column: int = 0
+
+
+class Move(_MoveFields):
     """One ``a/b`` as written, in the mover's numbering (25 = bar, 0 = off).
 
     A chain ``24/18/13`` is read as two moves, ``24/18`` and ``18/13``; ``13/7(2)`` is one move with
@@ -53,14 +66,27 @@ class Move(NamedTuple):
     knowing the dice, can work out.
 
     A tuple rather than a dataclass because a corpus holds millions of them and a tuple is built
-    four times faster; equality and hashing leave the span out, as for every record value.
+    four times faster; its span's four numbers are items of the move itself (``line`` to
+    ``end_column``), so that a reader builds one tuple a move rather than two, and :attr:`span`
+    spells them as a :class:`Span` when asked. Equality and hashing leave the span out, as for
+    every record value.
     """
 
-    start: int
-    end: int
-    count: int = 1  # type: ignore[assignment]  # shadows tuple.count, on purpose
-    hit: bool = False
-    span: Span = NO_SPAN
+    __slots__ = ()
+
+    def __new__(
+        cls, start: int, end: int, count: int = 1, hit: bool = False, span: Span = NO_SPAN
+    ) -> Move:
+        return tuple.__new__(cls, (start, end, count, hit, *span))
+
+    def __getnewargs__(self) -> tuple[int, int, int, bool, Span]:
+        # pickled (a batch crossing to the writer) and copied as __new__ takes it
+        return (self[0], self[1], self[2], self[3], self.span)
+
+    @property
+    def span(self) -> Span:
+        """Where the move was written."""
+        return tuple.__new__(Span, self[4:])
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):

@@ -67,7 +67,11 @@ def dice_steps(dice: Sequence[int], rules: Rules) -> list[int]:
     except (TypeError, ValueError):
         ok = False
     if not ok:
-        raise IllegalPlayError(f"dice must be two numbers from 1 to 6, not {tuple(dice)!r}")
+        try:
+            shown: object = tuple(dice)
+        except TypeError:
+            shown = dice  # not even a sequence (None): said as it is, never a TypeError
+        raise IllegalPlayError(f"dice must be two numbers from 1 to 6, not {shown!r}")
     high, low = (first, second) if first >= second else (second, first)
     if high == low:
         return [high] * (facts_of(rules).double_steps or high)  # (0: squared, n steps of n)

@@ -242,9 +242,8 @@ class LineReader:
             if shape:
                 if column < 0 or cannot:
                     return None  # (after "Cannot Move": the scan's error)
-                span = new(Span, (line, where + 1, line, at))
-                for move in shape:
-                    moves.append(new(Move, (*move, span)))
+                for move in shape:  # the span's four numbers are the move's last items
+                    moves.append(new(Move, (*move, line, where + 1, line, at)))
                 end = at
                 continue
             match = _PIECES.match(text, where)  # never None: "other" takes any word
@@ -302,9 +301,8 @@ class LineReader:
             shape = _shape(text)
         if shape:
             line = self.first_line + row
-            span = new_tuple(Span, (line, start + 1, line, start + len(text)))
-            for move in shape:
-                moves.append(new_tuple(Move, (*move, span)))
+            for move in shape:  # the span's four numbers are the move's last items
+                moves.append(new_tuple(Move, (*move, line, start + 1, line, start + len(text))))
             return
         self.bad_move(row, start, text, moves)
 

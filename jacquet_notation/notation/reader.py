@@ -233,9 +233,10 @@ class GameReader(PlayWords):
                         shape = step_shape(word)
                     if shape:
                         column = at + left
-                        for start, stop, repeat, hit, first, last in shape:
-                            span = tuple_of(Span, (line, column + first, line, column + last))
-                            moves.append(tuple_of(Move, (start, stop, repeat, hit, span)))
+                        for a, b, n, hit, first, last in shape:
+                            # its span's four numbers are the move's last items (record.Move)
+                            move = (a, b, n, hit, line, column + first, line, column + last)
+                            moves.append(tuple_of(Move, move))
                         end, end_line, end_column = search, line, search - 1 + left
                         continue
                     taken = self.word_in_play(token, at, word, moves, shared, open_pass, unknown)

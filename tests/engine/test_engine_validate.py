@@ -265,3 +265,16 @@ def test_a_malformed_move_is_refused_by_name(name: str, moves: list[object]) -> 
     position = Position.start(rules)
     with pytest.raises(IllegalPlayError, match="is not a move from one point to another"):
         validate_play(position, (3, 1), moves, rules)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", RULESET_NAMES)
+@pytest.mark.parametrize("dice", [None, 7, (6,), (6, 5, 4), (0, 3), ("6", "5")])
+def test_dice_that_are_not_a_roll_are_refused_by_name(name: str, dice: object) -> None:
+    """Malformed dice (None once raised a TypeError while the message was being made) are an
+    IllegalPlayError, from the door that checks a play and from the one that lists them."""
+    rules = Rules.named(name)
+    position = Position.start(rules)
+    with pytest.raises(IllegalPlayError, match="dice must be two numbers from 1 to 6"):
+        validate_play(position, dice, [(24, 18)], rules)  # type: ignore[arg-type]
+    with pytest.raises(IllegalPlayError, match="dice must be two numbers from 1 to 6"):
+        legal_plays(position, dice, rules)  # type: ignore[arg-type]

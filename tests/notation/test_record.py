@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
@@ -26,6 +28,19 @@ def test_equality_leaves_out_where_and_how_things_were_written() -> None:
     assert a.plays[0].moves[0].span != b.plays[0].moves[0].span
     assert hash(a.plays[0].moves[0]) == hash(b.plays[0].moves[0])
     assert a != parse_game('[Event "x"]\n1. 6-5: 24/13 2-0')  # combined is not chained
+
+
+def test_a_moves_span_survives_what_a_move_goes_through() -> None:
+    """A move keeps its span as four of its items (record.Move): pickled (a batch crossing to
+    the writer process), copied and replaced, it still says where it was written."""
+    span = Span(3, 9, 3, 13)
+    move = Move(24, 18, 1, False, span)
+    for again in (pickle.loads(pickle.dumps(move)), copy.deepcopy(move), move._replace(hit=True)):
+        assert again.span == span and isinstance(again, Move)
+    assert move._replace(hit=True) == Move(24, 18, 1, True)
+    read = parse_game("1. 6-5: 24/18 18/13", "a.jqt").plays[0].moves
+    assert [m.span for m in pickle.loads(pickle.dumps(read))] == [m.span for m in read]
+    assert read[0].span == Span(1, 9, 1, 13)
 
 
 def test_move_values() -> None:
