@@ -60,7 +60,13 @@ new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new_
 
 
 def spaced_turn_number(text: str) -> bool:
-    """Whether a token holds Black's turn number written apart ("12. ..."): two words, one piece."""
+    """Whether a token holds Black's turn number written apart ("12. ..."): two words, one piece.
+
+    Its marks follow a space or a tab, so a token without " ..." or "\t..." holds none: the
+    common case (a game opening with "1..." holds "..."), answered without reading every turn
+    number of the token (2% of validating such a corpus)."""
+    if " ..." not in text and "\t..." not in text:
+        return False
     return any(_SPACES.search(m.group()) for m in word_patterns().turn_number.finditer(text))
 
 

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jacquet_notation.notation import parse_game
+from jacquet_notation.notation.words import spaced_turn_number, word_patterns
 from jacquet_notation.record import Span, WrittenPlay
 
 pytestmark = pytest.mark.unit
@@ -56,3 +57,31 @@ def test_spans_and_errors_name_the_words_as_written(
         if "found 27" in str(error):
             assert error.line is not None and error.column is not None
             assert lines[error.line - 1][error.column - 1 :].startswith("27")
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "12.",
+                "12...",
+                "12. ...",
+                "3.\t...",
+                "3.  ...",
+                " ",
+                "\t",
+                "\n",
+                ".",
+                "6-5:",
+                "24/18",
+                "...",
+            ]
+        ),
+        max_size=12,
+    ).map("".join)
+)
+def test_a_spaced_turn_number_is_found_as_the_grammar_finds_it(text: str) -> None:
+    """:func:`spaced_turn_number` answers a token with no " ..." nor "\\t..." at once: the same
+    answer as looking at each of its turn numbers, the grammar's own pattern."""
+    slow = any(" " in found or "\t" in found for found in word_patterns().turn_number.findall(text))
+    assert spaced_turn_number(text) == slow
