@@ -186,7 +186,18 @@ def as_version_10(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX idx_turns_key_before ON turns (key_before)")
     conn.execute("CREATE INDEX idx_turns_key_after ON turns (key_after)")
     conn.execute(f"CREATE VIEW opening_rolls AS {VIEWS['opening_rolls'].strip()}")
+    as_before_16(conn)
     conn.execute("PRAGMA user_version = 10")
+
+
+def as_before_16(conn: sqlite3.Connection) -> None:
+    """A player's games indexed as before version 16: one column a side."""
+    for side in ("white", "black"):
+        for kind in ("sums", "newest", "analysed"):
+            conn.execute(f"DROP INDEX IF EXISTS idx_games_{side}_{kind}")
+        conn.execute(f"DROP INDEX IF EXISTS idx_game_list_{side}_id_{side}_event_id_source_id_year")
+        conn.execute(f"CREATE INDEX idx_games_{side}_id ON games ({side}_id)")
+        conn.execute(f"CREATE INDEX idx_game_list_{side}_id ON game_list ({side}_id)")
 
 
 def check_consistent(db: Path) -> None:

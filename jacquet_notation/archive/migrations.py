@@ -19,6 +19,7 @@ from .matches import refresh_matches
 from .plays import PLY_COLUMNS, create_plies_table, migrate_turns, rekey_plies
 from .rows import DerivedGame, derive, reread
 from .schema import (
+    GAME_LIST_INDEXES,
     SCHEMA_VERSION,
     VIEWS,
     create_game_list,
@@ -27,6 +28,7 @@ from .schema import (
     create_groups,
     create_matches,
     create_player_aliases,
+    create_player_indexes,
     create_rule_options,
     create_schema,
     create_views,
@@ -353,6 +355,18 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
         conn.execute("DROP TABLE _v0_imports")
 
 
+def _migrate_15_to_16(db: sqlite_utils.Database) -> None:
+    """Version 16 reads a player's games through indexes of their own (the player page's sums,
+    its newest games, its analysed ones: ``schema.PLAYER_INDEXES``), which take the place of
+    the two sides' indexes of one column; ``game_list``'s indexes of a player hold what the
+    page's spellings count (``schema.GAME_LIST_INDEXES``). No row changes."""
+    create_player_indexes(db)
+    for side in ("white", "black"):
+        db.execute(f"DROP INDEX IF EXISTS idx_game_list_{side}_id")
+    for indexed in GAME_LIST_INDEXES:
+        db.table("game_list").create_index(list(indexed), if_not_exists=True)
+
+
 #: the steps from version 1 on, in order: step N (from 2) takes an archive of version N - 1 to
 #: version N (a new step is added at the end, with SCHEMA_VERSION one more)
 _STEPS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
@@ -370,5 +384,6 @@ _STEPS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_12_to_13,
     _migrate_13_to_14,
     _migrate_14_to_15,
+    _migrate_15_to_16,
 )
 assert len(_STEPS) + 1 == SCHEMA_VERSION, "a schema step without its migration"

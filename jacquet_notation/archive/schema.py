@@ -15,7 +15,7 @@ from .search_index import create_search_indexes
 from .views import VIEWS as VIEWS
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
 
 #: the page size of a new archive (version 13; an archive made before keeps its own: a WAL file's
 #: page size is fixed once written). A game's row is about 2 KiB, two to a 4 KiB page with a
@@ -166,8 +166,10 @@ GAME_LIST_INDEXES: tuple[tuple[str, ...], ...] = (
     ("year", "rules", "status", "result"),
     ("event_id",),
     ("source_id",),
-    ("white_id",),
-    ("black_id",),
+    # a player's filter; since version 16 holding what the page's spellings count, so that
+    # they read the index alone (schema.PLAYER_INDEXES)
+    ("white_id", "white", "event_id", "source_id", "year"),
+    ("black_id", "black", "event_id", "source_id", "year"),
     ("event",),
     ("white",),
     ("black",),
@@ -360,6 +362,28 @@ def create_views(db: sqlite_utils.Database, replace: bool = False) -> None:
         db.create_view(name, sql.strip(), replace=replace)
 
 
+#: version 16: each side's games of a player, through indexes that hold what the player page
+#: sums (a player of 200,000 games: as many index entries, not scattered rows), its newest
+#: first (a page of them: 51 entries) and its analysed ones (few); ``white_id = ?`` uses them
+PLAYER_INDEXES: tuple[str, ...] = tuple(
+    definition.format(side=side, other=other)
+    for side, other in (("white", "black"), ("black", "white"))
+    for definition in (
+        "idx_games_{side}_sums ON games ({side}_id, {other}_id, winner, points, year)",
+        "idx_games_{side}_newest ON games ({side}_id, date DESC, id)",
+        "idx_games_{side}_analysed ON games ({side}_id, date) WHERE analyser IS NOT NULL",
+    )
+)
+
+
+def create_player_indexes(db: sqlite_utils.Database) -> None:
+    """:data:`PLAYER_INDEXES` (version 16), in place of each side's index of one column."""
+    for definition in PLAYER_INDEXES:
+        db.execute(f"CREATE INDEX IF NOT EXISTS {definition}")
+    for side in ("white", "black"):
+        db.execute(f"DROP INDEX IF EXISTS idx_games_{side}_id")
+
+
 def create_schema(db: sqlite_utils.Database) -> None:
     """Create every table, index, search index and view (inside the caller's transaction)."""
     db.table("imports").create(
@@ -390,8 +414,6 @@ def create_schema(db: sqlite_utils.Database) -> None:
         foreign_keys=list(GAME_REFERENCES),
     )
     for column in (
-        "white_id",
-        "black_id",
         "event_id",
         "source_id",
         "date",
@@ -403,6 +425,7 @@ def create_schema(db: sqlite_utils.Database) -> None:
         "import_id",
     ):
         db.table("games").create_index([column])
+    create_player_indexes(db)
     create_plies(db)
     create_search_indexes(db)
     db.table("occurrences").create(

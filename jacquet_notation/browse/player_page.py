@@ -116,21 +116,29 @@ async def _opponents(
     """A page of the player's opponents with their head-to-head totals, and whether more
     follow; the ``head_to_head`` view's sums, read through each side's index as
     :func:`_side_record` says."""
+    # each side's sums by opponent read idx_games_{side}_sums alone (version 16), in the
+    # opponent's order, then added; a name is the players table's (spell_players says it), or
+    # for games whose opponent has none ("?", no tag) the name as written, read from those alone
     opponents = await query_rows(
         db,
-        "select opponent_id, max(opponent) as opponent, count(*) as games, "
-        "sum(won) as wins, sum(lost) as losses, sum(won_points) as points_won, "
-        "sum(lost_points) as points_lost, count(*) over () as total from ("
-        " select black_id as opponent_id, black as opponent, winner = 'white' as won,"
-        "  winner = 'black' as lost,"
-        "  case when winner = 'white' then points else 0 end as won_points,"
-        "  case when winner = 'black' then points else 0 end as lost_points"
-        "  from games where white_id = :id"
-        " union all select white_id, white, winner = 'black', winner = 'white',"
-        "  case when winner = 'black' then points else 0 end,"
-        "  case when winner = 'white' then points else 0 end"
-        "  from games where black_id = :id"
-        ") group by opponent_id order by games desc, opponent limit :limit offset :offset",
+        "select opponent_id, coalesce(p.name, (select max(name) from ("
+        "  select black as name from games where white_id = :id and black_id is null union all"
+        "  select white from games where black_id = :id and white_id is null))) as opponent,"
+        " games, wins, losses, points_won, points_lost, count(*) over () as total from ("
+        " select opponent_id, sum(games) as games, sum(wins) as wins, sum(losses) as losses,"
+        " sum(points_won) as points_won, sum(points_lost) as points_lost from ("
+        "  select black_id as opponent_id, count(*) as games, sum(winner = 'white') as wins,"
+        "  sum(winner = 'black') as losses,"
+        "  sum(case when winner = 'white' then points else 0 end) as points_won,"
+        "  sum(case when winner = 'black' then points else 0 end) as points_lost"
+        "  from games where white_id = :id group by black_id"
+        "  union all select white_id, count(*), sum(winner = 'black'), sum(winner = 'white'),"
+        "  sum(case when winner = 'black' then points else 0 end),"
+        "  sum(case when winner = 'white' then points else 0 end)"
+        "  from games where black_id = :id group by white_id"
+        " ) group by opponent_id"
+        ") left join players p on p.id = opponent_id "
+        "order by games desc, opponent limit :limit offset :offset",
         {"id": player_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
     )
     more_opponents = len(opponents) > PAGE_ROWS
@@ -146,14 +154,25 @@ async def _player_games(
 ) -> tuple[list[dict[str, Any]], bool]:
     """A page of the player's games, newest first, each seen from the player's side, and
     whether more follow."""
+    # each side's first games in the list's order, walked along idx_games_{side}_newest
+    # (version 16) and cut at the page's end: the page is among them
+    columns = (
+        "id, date, white, black, white_id, black_id, result, winner, points, plies, rules, "
+        "status, event_id"
+    )
     games = await query_rows(
         db,
-        "select * from (select id, date, white, black, white_id, black_id, result, winner, "
-        "points, plies, rules, status, event_id from games where white_id = :id union "
-        "select id, date, white, black, white_id, black_id, result, winner, points, plies, "
-        "rules, status, event_id from games where black_id = :id) "
+        f"select * from (select * from (select {columns} from games where white_id = :id "
+        "order by date desc, id limit :end) union "
+        f"select * from (select {columns} from games where black_id = :id "
+        "order by date desc, id limit :end)) "
         "order by date desc, id limit :limit offset :offset",
-        {"id": player_id, "limit": PAGE_ROWS + 1, "offset": page * PAGE_ROWS},
+        {
+            "id": player_id,
+            "limit": PAGE_ROWS + 1,
+            "offset": page * PAGE_ROWS,
+            "end": (page + 1) * PAGE_ROWS + 1,
+        },
     )
     more = len(games) > PAGE_ROWS
     games = games[:PAGE_ROWS]

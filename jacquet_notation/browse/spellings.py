@@ -26,10 +26,15 @@ async def player_spellings(
     ``more_sources`` counting the rest). Read through each side's index, as the record is."""
     rows = await query_rows(
         db,
-        "select spelling, event_id, source_id, count(*) as games, min(year) as first, "
-        "max(year) as last from ("
-        " select white as spelling, event_id, source_id, year from game_list where white_id = :id"
-        " union all select black, event_id, source_id, year from game_list where black_id = :id"
+        # each side counted along its index of game_list (version 16: it holds these columns,
+        # in this order), so no game's row is read and no side sorted, then the two added
+        "select spelling, event_id, source_id, sum(games) as games, min(first) as first, "
+        "max(last) as last from ("
+        " select white as spelling, event_id, source_id, count(*) as games, min(year) as first,"
+        " max(year) as last from game_list where white_id = :id"
+        " group by white, event_id, source_id"
+        " union all select black, event_id, source_id, count(*), min(year), max(year)"
+        " from game_list where black_id = :id group by black, event_id, source_id"
         ") group by spelling, event_id, source_id",
         {"id": player_id},
     )
