@@ -23,6 +23,8 @@ from datasette.database import Database
 from helpers import as_before_16, corpus_archive, query, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, open_archive
+from jacquet_notation.browse.analysis import player_analysis
+from jacquet_notation.browse.pictures import player_years_chart
 from jacquet_notation.browse.player_page import _opponents, _player_games, _side_record
 from jacquet_notation.browse.shared import PAGE_ROWS
 from jacquet_notation.browse.spellings import player_spellings
@@ -98,6 +100,8 @@ def _answers(db: Path, player_id: int) -> tuple[Any, ...]:
             if not more:
                 break
         spellings = await player_spellings(datasette, database, name, player_id)
+        await player_years_chart(database, player_id)  # their statements, for the plans
+        await player_analysis(database, player_id)
         return sides, record, opponents, listed, spellings
 
     Database.execute = recorded  # type: ignore[method-assign]
@@ -217,6 +221,8 @@ def test_no_statement_of_the_player_page_scans_the_games(
         "idx_games_black_sums",
         "idx_games_white_newest",
         "idx_games_black_newest",
+        "idx_games_white_analysed",
+        "idx_games_black_analysed",
     } <= used
     assert any(name.startswith("idx_game_list_white_id_white") for name in used)
 
