@@ -104,11 +104,11 @@ def _answers(db: Path, player_id: int) -> tuple[Any, ...]:
         await player_analysis(database, player_id)
         return sides, record, opponents, listed, spellings
 
-    Database.execute = recorded  # type: ignore[method-assign]
+    Database.execute = recorded
     try:
         answers = asyncio.run(read())
     finally:
-        Database.execute = execute  # type: ignore[method-assign]
+        Database.execute = execute
     return (*answers, statements)
 
 
