@@ -165,18 +165,34 @@ NOTE_INSERT = (
 )
 
 
+#: SQL: the side of the stored play ``p`` as ``turns`` spells it
+SIDE_SQL = "CASE p.side WHEN 0 THEN 'white' WHEN 1 THEN 'black' ELSE p.side END"
+
+
+def dice_sql(column: str) -> str:
+    """SQL: the roll stored in ``column`` as ``turns`` spells it (``6-5``; one stored as text
+    is kept as it is)."""
+    return (
+        f"CASE WHEN typeof({column}) = 'integer' THEN ({column} / 10) || '-' || ({column} % 10) "
+        f"ELSE {column} END"
+    )
+
+
 #: what the view ``turns`` says of a stored play, but for ``key_before`` (read by each of its
 #: two halves): the columns of version 6's table, in its order
-_TURN_SELECT = """n.game_id AS game_id, p.ply AS ply, p.turn AS turn,
-  CASE p.side WHEN 0 THEN 'white' WHEN 1 THEN 'black' ELSE p.side END AS side,
-  CASE WHEN typeof(p.dice) = 'integer' THEN (p.dice / 10) || '-' || (p.dice % 10)
-       ELSE p.dice END AS dice,
+_TURN_SELECT = (
+    """n.game_id AS game_id, p.ply AS ply, p.turn AS turn,
+  @side@ AS side, @dice@ AS dice,
   @written@ AS written,
   @steps@ AS steps, p.pips AS pips, {before} AS key_before, p.key_after AS key_after,
   x.annotation AS annotation, x.nags AS nags, x.comment AS comment, x.error AS error,
   x.opponent_steps AS opponent_steps, x.cube AS cube""".replace(
-    "@written@", written_sql("p.written", "p.dice", "@steps@")
-).replace("@steps@", steps_sql("p.steps"))
+        "@written@", written_sql("p.written", "p.dice", "@steps@")
+    )
+    .replace("@steps@", steps_sql("p.steps"))
+    .replace("@side@", SIDE_SQL)
+    .replace("@dice@", dice_sql("p.dice"))
+)
 #: a play's notes, if it has any
 _NOTES = "LEFT JOIN ply_notes x ON x.game = p.game AND x.ply = p.ply"
 
@@ -213,6 +229,20 @@ FROM plies p
 WHERE p.key_after IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM shared_positions s WHERE s.key = p.key_after)""",
 }
+
+
+#: the plays made from the position ``?1``, read from ``plies`` as the two halves of ``turns``
+#: find them but unspelt, for a sum over many of them: the game's number, the side (as
+#: ``turns`` spells it), the dice and steps as stored (:func:`dice_sql`, ``steps_sql``: spell
+#: them once a group, not once a play), the position reached
+PLAYS_FROM = f"""
+SELECT p.game AS game, {SIDE_SQL} AS side, p.dice AS dice, p.steps AS steps,
+  p.key_after AS key_after
+FROM plies p WHERE p.before = ?1 AND p.key_after IS NOT NULL
+UNION ALL
+SELECT p.game, {SIDE_SQL}, p.dice, p.steps, p.key_after
+FROM plies b JOIN plies p ON p.id = b.id + 1
+WHERE b.key_after = ?1 AND p.before IS NULL AND p.key_after IS NOT NULL"""
 
 
 #: the key indexes of ``plies`` (name, column, condition): a position is found through them

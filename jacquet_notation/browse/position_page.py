@@ -16,6 +16,8 @@ from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import BadRequest, NotFound, Response
 from markupsafe import Markup
 
+from ..archive.plays import PLAYS_FROM, dice_sql
+from ..archive.stored_steps import steps_sql
 from ..board_terms import Side, side_name
 from ..numerals import INT_TEXT_LIMIT, ascii_int
 from ..position import SIDES, Position
@@ -150,15 +152,28 @@ def _position_heading(position: Position, reached: dict[str, Any] | None) -> str
 
 #: how many times the SQL time limit the sum of plays from a position may take when it is kept
 KEPT_QUERY_FACTOR = 10
-_PLAYS_SQL = (
-    "select t.dice, min(t.steps) as steps, t.key_after, count(*) as games, "
-    "sum(g.winner = t.side) as wins, sum(g.winner is not null and g.winner != t.side) "
-    "as losses, sum(case when g.winner = t.side then g.points else 0 end) as points_won, "
-    "sum(case when g.winner != t.side then g.points else 0 end) as points_lost "
-    "from turns t join games g on g.id = t.game_id "
-    "where t.key_before = ? and t.key_after is not null{filter} "
-    "group by t.dice, t.key_after order by games desc, t.dice, steps limit 500"
+#: the plays from ``?1`` summed: read from ``plies`` rather than the view ``turns``, which
+#: spells every play's steps and notes (a popular position's sum 1.6 times as fast), and their
+#: roll and steps spelled once a group; two packings of one spelling meet again in the last sum
+_PLAYS_SQL = f"""
+WITH t AS ({PLAYS_FROM}),
+grouped AS (
+  SELECT t.dice, t.steps, t.key_after, count(*) AS games, sum(g.winner = t.side) AS wins,
+    sum(g.winner IS NOT NULL AND g.winner != t.side) AS losses,
+    sum(CASE WHEN g.winner = t.side THEN g.points ELSE 0 END) AS points_won,
+    sum(CASE WHEN g.winner != t.side THEN g.points ELSE 0 END) AS points_lost
+  FROM t JOIN game_numbers n ON n.number = t.game JOIN games g ON g.id = n.game_id
+  WHERE 1{{filter}}
+  GROUP BY t.dice, t.steps, t.key_after
+),
+spelled AS (
+  SELECT {dice_sql("dice")} AS dice, {steps_sql("steps")} AS steps, key_after, games, wins,
+    losses, points_won, points_lost
+  FROM grouped
 )
+SELECT dice, min(steps) AS steps, key_after, sum(games) AS games, sum(wins) AS wins,
+  sum(losses) AS losses, sum(points_won) AS points_won, sum(points_lost) AS points_lost
+FROM spelled GROUP BY dice, key_after ORDER BY games DESC, dice, steps LIMIT 500"""
 
 
 async def plays_from(

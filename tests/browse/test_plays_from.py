@@ -1,0 +1,79 @@
+"""The plays from a position, summed from ``plies`` (browse/position_page.py): for every position
+of a real archive, with and without a filter, the same rows as the sum written over the view
+``turns``, which spells each play as a visitor reads it."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import ROOT, SHARED_MAT, build_archive
+
+from jacquet_notation.browse.position_page import plays_from
+from jacquet_notation.browse.server import build_datasette
+from jacquet_notation.browse.shared import forget_kept
+from jacquet_notation.browse.tree_filter import TreeFilter
+
+SHARED_FILES = sorted((SHARED_MAT / "Llabba").glob("*.txt"))[:2] if SHARED_MAT else []
+
+#: the sum over the view, as a visitor would write it: each play with its spelling
+_OVER_TURNS = (
+    "select t.dice, min(t.steps) as steps, t.key_after, count(*) as games, "
+    "sum(g.winner = t.side) as wins, sum(g.winner is not null and g.winner != t.side) "
+    "as losses, sum(case when g.winner = t.side then g.points else 0 end) as points_won, "
+    "sum(case when g.winner != t.side then g.points else 0 end) as points_lost "
+    "from turns t join games g on g.id = t.game_id "
+    "where t.key_before = ? and t.key_after is not null{filter} "
+    "group by t.dice, t.key_after"
+)
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("plays-from") / "archive.db"
+    build_archive(db, [ROOT / "corpus" / "valid", *SHARED_FILES])
+    return db
+
+
+def _over_turns(archive: Path, key: str, narrowed: TreeFilter) -> list[dict[str, Any]]:
+    conditions, arguments = narrowed.sql()
+    with sqlite3.connect(archive) as conn:
+        conn.row_factory = sqlite3.Row
+        rows = conn.execute(_OVER_TURNS.format(filter=conditions), [key, *arguments])
+        return [dict(row) for row in rows]
+
+
+def _sorted(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return sorted(tuple(map(repr, row.values())) for row in rows)
+
+
+def test_every_position_sums_as_over_the_view(archive: Path) -> None:
+    with sqlite3.connect(archive) as conn:
+        keys = [
+            row[0]
+            for row in conn.execute(
+                "select distinct key_before from turns where key_before is not null"
+            )
+        ]
+        implied = conn.execute("select count(*) from plies where before is null").fetchone()[0]
+        player = conn.execute(
+            "select white_id from games where white_id is not null "
+            "group by white_id order by count(*) desc limit 1"
+        ).fetchone()[0]
+    assert len(keys) > 1500 and implied > 1000  # both halves of the view are summed
+    filters = [TreeFilter(), TreeFilter(player=player, side="white"), TreeFilter(player=player)]
+    db = build_datasette(archive).get_database("archive")
+    forget_kept()
+    compared = 0
+    for index, key in enumerate(keys[::6]):  # a sixth of them: every kind, in a second
+        for narrowed in filters if index % 7 == 0 else filters[:1]:
+            found = asyncio.run(plays_from(db, key, 1000, narrowed))
+            expected = _over_turns(archive, key, narrowed)
+            assert _sorted(found) == _sorted(expected), (key, narrowed)
+            games = [play["games"] for play in found]
+            assert games == sorted(games, reverse=True)
+            compared += bool(expected)
+    assert compared > 250
