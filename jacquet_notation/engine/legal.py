@@ -42,6 +42,15 @@ def legal_plays(position: Position, dice: Sequence[int], rules: Rules | None = N
     return Search(ctx, dice_steps(dice, rules)).plays()
 
 
+def _listed(moves: Iterable[Sequence[int]]) -> list[Sequence[int]]:
+    """The moves as a list; moves that are not a collection at all (None) are an
+    IllegalPlayError, as every other malformed input is, not a TypeError."""
+    try:
+        return list(moves)
+    except TypeError:
+        raise IllegalPlayError(f"moves must be (start, end) pairs, not {moves!r}") from None
+
+
 def validate_play(
     position: Position,
     dice: Sequence[int],
@@ -61,9 +70,9 @@ def validate_play(
     """
     rules = rules or DEFAULT_RULES
     if not isinstance(moves, (list, tuple)):
-        moves = list(moves)
+        moves = _listed(moves)
     if opponent_moves.__class__ not in _SEQUENCES:
-        opponent_moves = list(opponent_moves)  # an iterator's truth says nothing of its length
+        opponent_moves = _listed(opponent_moves)  # an iterator's truth says nothing of its length
     try:
         # the quick path reads a move by its first two items: a move of another length is
         # malformed, and the careful path below names it

@@ -63,7 +63,13 @@ def dice_steps(dice: Sequence[int], rules: Rules) -> list[int]:
     """The steps a roll gives: two dice, or a double's four (or n, squared) steps."""
     try:
         first, second = dice
-        ok = first in _DIE_VALUES and second in _DIE_VALUES
+        # exactly int: 3.0, True and Decimal(3) equal a die's value but are not a die's number
+        ok = (
+            type(first) is int
+            and type(second) is int
+            and first in _DIE_VALUES
+            and second in _DIE_VALUES
+        )
     except (TypeError, ValueError):
         ok = False
     if not ok:

@@ -6,6 +6,7 @@ here for the rest; this path also finds the words for what is wrong.
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Sequence
 
 from ..bits import (
@@ -187,10 +188,18 @@ def _one_way(
     )
 
 
+def _point(value: int) -> int:
+    """A written point as an int: an integer of any kind but a bool (``int()`` would take 24.7
+    for 24, "24" for 24 and True for 1, and so pass a move nobody wrote)."""
+    if isinstance(value, bool):
+        raise TypeError(value)
+    return operator.index(value)
+
+
 def written_move(move: Sequence[int], index: int) -> tuple[int, int]:
     """The ``index``-th written move as ``(start, end)``, or IllegalPlayError pointing at it."""
     try:
-        start, end = (int(x) for x in move)
+        start, end = (_point(x) for x in move)
     except (TypeError, ValueError):
         raise IllegalPlayError(
             f"{move!r} is not a move from one point to another", move=index

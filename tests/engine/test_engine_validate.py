@@ -258,6 +258,11 @@ def test_short_plays_are_accepted_only_when_nothing_longer_is_legal() -> None:
         [(8,), (6, 5)],  # one item: once an IndexError out of the quick path
         [8, 5],
         [(None, 3)],
+        # equal to a point, or read as one by int(), but not a point's number: once played
+        [(8.0, 5)],
+        [(8, 4.6)],
+        [("8", "5")],
+        [(True, 0)],
     ],
 )
 def test_a_malformed_move_is_refused_by_name(name: str, moves: list[object]) -> None:
@@ -268,7 +273,9 @@ def test_a_malformed_move_is_refused_by_name(name: str, moves: list[object]) -> 
 
 
 @pytest.mark.parametrize("name", RULESET_NAMES)
-@pytest.mark.parametrize("dice", [None, 7, (6,), (6, 5, 4), (0, 3), ("6", "5")])
+@pytest.mark.parametrize(
+    "dice", [None, 7, (6,), (6, 5, 4), (0, 3), ("6", "5"), (3.0, 2), (True, 2), (6, 5.0)]
+)
 def test_dice_that_are_not_a_roll_are_refused_by_name(name: str, dice: object) -> None:
     """Malformed dice (None once raised a TypeError while the message was being made) are an
     IllegalPlayError, from the door that checks a play and from the one that lists them."""
@@ -278,3 +285,17 @@ def test_dice_that_are_not_a_roll_are_refused_by_name(name: str, dice: object) -
         validate_play(position, dice, [(24, 18)], rules)  # type: ignore[arg-type]
     with pytest.raises(IllegalPlayError, match="dice must be two numbers from 1 to 6"):
         legal_plays(position, dice, rules)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", RULESET_NAMES)
+@pytest.mark.parametrize("field", ["moves", "opponent_moves"])
+@pytest.mark.parametrize("value", [None, 5])
+def test_moves_that_are_no_collection_are_refused_by_name(
+    name: str, field: str, value: object
+) -> None:
+    """Moves that cannot be listed at all were a TypeError out of the door that checks a play."""
+    rules = Rules.named(name)
+    position = Position.start(rules)
+    given: dict[str, object] = {"moves": [(8, 5)], field: value}
+    with pytest.raises(IllegalPlayError, match="moves must be \\(start, end\\) pairs"):
+        validate_play(position, (3, 1), rules=rules, **given)  # type: ignore[arg-type]
