@@ -14,6 +14,7 @@ import sqlite_utils
 
 from . import import_rows, store
 from .decisions import create_decisions
+from .game_list import add_winner_and_points, create_game_list
 from .groups import refresh_groups
 from .matches import refresh_matches
 from .plays import PLY_COLUMNS, create_plies_table, migrate_turns, rekey_plies
@@ -22,7 +23,6 @@ from .schema import (
     GAME_LIST_INDEXES,
     SCHEMA_VERSION,
     VIEWS,
-    create_game_list,
     create_game_rules,
     create_game_rules_triggers,
     create_groups,
@@ -359,12 +359,19 @@ def _migrate_15_to_16(db: sqlite_utils.Database) -> None:
     """Version 16 reads a player's games through indexes of their own (the player page's sums,
     its newest games, its analysed ones: ``schema.PLAYER_INDEXES``), which take the place of
     the two sides' indexes of one column; ``game_list``'s indexes of a player hold what the
-    page's spellings count (``schema.GAME_LIST_INDEXES``). No row changes."""
+    page's spellings count (``game_list.GAME_LIST_INDEXES``). No row changes."""
     create_player_indexes(db)
     for side in ("white", "black"):
         db.execute(f"DROP INDEX IF EXISTS idx_game_list_{side}_id")
     for indexed in GAME_LIST_INDEXES:
         db.table("game_list").create_index(list(indexed), if_not_exists=True)
+
+
+def _migrate_16_to_17(db: sqlite_utils.Database) -> None:
+    """Version 17's ``game_list`` holds each game's winner and points, so that the opening tree
+    sums a position's plays through the narrow list, not the wide ``games`` rows
+    (:func:`.game_list.add_winner_and_points`)."""
+    add_winner_and_points(db)
 
 
 #: the steps from version 1 on, in order: step N (from 2) takes an archive of version N - 1 to
@@ -385,5 +392,6 @@ _STEPS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_13_to_14,
     _migrate_14_to_15,
     _migrate_15_to_16,
+    _migrate_16_to_17,
 )
 assert len(_STEPS) + 1 == SCHEMA_VERSION, "a schema step without its migration"

@@ -10,12 +10,15 @@ import sqlite_utils
 
 from ..rules import RULESET_NAMES
 from .decisions import create_decisions
+from .game_list import GAME_LIST_COLUMNS as GAME_LIST_COLUMNS
+from .game_list import GAME_LIST_INDEXES as GAME_LIST_INDEXES
+from .game_list import create_game_list
 from .plays import create_plies
 from .search_index import create_search_indexes
 from .views import VIEWS as VIEWS
 
 #: the layout version stored in ``PRAGMA user_version``; see "Migrations" in docs/archive.md
-SCHEMA_VERSION = 16
+SCHEMA_VERSION = 17
 
 #: the page size of a new archive (version 13; an archive made before keeps its own: a WAL file's
 #: page size is fixed once written). A game's row is about 2 KiB, two to a 4 KiB page with a
@@ -135,80 +138,6 @@ TURN_COLUMNS: tuple[str, ...] = (
     "cube",
 )
 _TURN_INTS = {"ply", "turn", "pips"}
-
-
-#: the columns of ``game_list``: what the browser's games list and home page show of a game,
-#: kept by triggers on ``games`` (a narrow copy, so that a list sorted or counted over every
-#: game reads a few megabytes rather than the records' texts)
-GAME_LIST_COLUMNS: tuple[str, ...] = (
-    "id",
-    "date",
-    "year",
-    "event_id",
-    "event",
-    "source_id",
-    "white_id",
-    "white",
-    "black_id",
-    "black",
-    "result",
-    "rules",
-    "plies",
-    "status",
-    "final_key",
-    "import_id",
-)
-#: the game_list indexes: each filter of the games list and each of its sorts (a sort walks its
-#: index, a page at a time, rather than sorting every game); the year's also holds the counted
-#: columns, so that the counts of a range of years read the index alone
-GAME_LIST_INDEXES: tuple[tuple[str, ...], ...] = (
-    ("date",),
-    ("year", "rules", "status", "result"),
-    ("event_id",),
-    ("source_id",),
-    # a player's filter; since version 16 holding what the page's spellings count, so that
-    # they read the index alone (schema.PLAYER_INDEXES)
-    ("white_id", "white", "event_id", "source_id", "year"),
-    ("black_id", "black", "event_id", "source_id", "year"),
-    ("event",),
-    ("white",),
-    ("black",),
-    ("result",),
-    ("rules",),
-    ("plies",),
-    ("status",),
-)
-
-
-def create_game_list(db: sqlite_utils.Database) -> None:
-    """The ``game_list`` table (schema version 3) with its indexes and the triggers that keep it
-    equal to ``games``; filled from the games already there (the migration from version 2).
-
-    Triggers rather than the writer: the copy is defined here once, and every way a game row
-    changes (import, rebuild, a migration) keeps it, with no second code path to forget.
-    """
-    columns = ", ".join(GAME_LIST_COLUMNS)
-    new = ", ".join(f"new.{column}" for column in GAME_LIST_COLUMNS)
-    db.table("game_list").create(
-        {column: _GAME_TYPES.get(column, str) for column in GAME_LIST_COLUMNS}, pk="id"
-    )
-    for indexed in GAME_LIST_INDEXES:
-        db.table("game_list").create_index(list(indexed))
-    # one statement at a time: executescript would commit the caller's transaction
-    db.execute(
-        f"CREATE TRIGGER game_list_insert AFTER INSERT ON games BEGIN "
-        f"INSERT OR REPLACE INTO game_list ({columns}) VALUES ({new}); END"
-    )
-    db.execute(
-        f"CREATE TRIGGER game_list_update AFTER UPDATE ON games BEGIN "
-        f"DELETE FROM game_list WHERE id = old.id; "
-        f"INSERT OR REPLACE INTO game_list ({columns}) VALUES ({new}); END"
-    )
-    db.execute(
-        "CREATE TRIGGER game_list_delete AFTER DELETE ON games BEGIN "
-        "DELETE FROM game_list WHERE id = old.id; END"
-    )
-    db.execute(f"INSERT INTO game_list ({columns}) SELECT {columns} FROM games ORDER BY rowid")
 
 
 def _rules_array(names: str) -> str:

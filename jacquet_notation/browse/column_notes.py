@@ -233,6 +233,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "status": "valid, invalid or unreadable",
         "final_key": "The position after the last legal play (a diagram)",
         "import_id": "The import that brought it in",
+        "winner": "white, black, or empty while unfinished",
+        "points": "Points the winner scored",
     },
     "invalid_games": {
         "id": "The game",

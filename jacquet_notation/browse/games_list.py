@@ -203,7 +203,7 @@ def order_by(sort: str) -> str:
     column = SORTS[sort.lstrip("-")]
     direction = "desc" if sort.startswith("-") else "asc"
     # unknown values (NULL) sort lowest, as in SQLite and Datasette: first ascending, last
-    # descending; either way the sort walks the column's index (schema.GAME_LIST_INDEXES)
+    # descending; either way the sort walks the column's index (game_list.GAME_LIST_INDEXES)
     return f"{column} {direction}, rowid {direction}"
 
 

@@ -4,7 +4,7 @@ source (docs/browse.md, "The opening tree narrowed").
 
 The filter lives in the URL (``?player=3&side=white&from=1780&to=1790&rules=jacquet``), and
 the links to the next positions carry it, so that walking the tree keeps it. Each filter is
-one condition on the ``games`` row the plays' turns join, on its indexed columns.
+one condition on the ``game_list`` row (the narrow copy of ``games``) the plays join.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class TreeFilter:
         return f"?{urlencode(params)}" if params else ""
 
     def sql(self) -> tuple[str, list[Any]]:
-        """The conditions on ``games g`` (each beginning `` and``), and their arguments."""
+        """The conditions on ``game_list g`` (each beginning `` and``), and their arguments."""
         conditions: list[str] = []
         arguments: list[Any] = []
         if self.player is not None:
