@@ -244,6 +244,29 @@ SELECT p.game, {SIDE_SQL}, p.dice, p.steps, p.key_after
 FROM plies b JOIN plies p ON p.id = b.id + 1
 WHERE b.key_after = ?1 AND p.before IS NULL AND p.key_after IS NOT NULL"""
 
+#: :data:`PLAYS_FROM` within the games numbered in a table ``mine`` (its ``number``), found game
+#: by game, for a few games (a player's) from a position many games reach, whose plays are then
+#: not all read, each to be dropped once joined to its game. A play whose position before is
+#: stored is an entry of its index, a game's rowid range of it; the others follow a play that
+#: reached ``?1``, at one of the few plies the position is reached at (``plys``, each found by
+#: one step along the index of ``key_after``), so each game is looked at once a ply, by rowid
+PLAYS_FROM_GAMES = f"""
+WITH RECURSIVE plys(j) AS (
+  SELECT min(ply) FROM plies WHERE key_after = ?1
+  UNION ALL
+  SELECT (SELECT min(ply) FROM plies WHERE key_after = ?1 AND ply > plys.j) FROM plys
+  WHERE plys.j IS NOT NULL
+)
+SELECT p.game AS game, {SIDE_SQL} AS side, p.dice AS dice, p.steps AS steps,
+  p.key_after AS key_after
+FROM mine m CROSS JOIN plies p
+WHERE p.before = ?1 AND {plays_of("m.number")} AND p.key_after IS NOT NULL
+UNION ALL
+SELECT p.game, {SIDE_SQL}, p.dice, p.steps, p.key_after
+FROM mine m CROSS JOIN plys CROSS JOIN plies b CROSS JOIN plies p
+WHERE plys.j IS NOT NULL AND b.id = (m.number << {PLY_SHIFT}) + plys.j AND +b.key_after = ?1
+  AND p.id = b.id + 1 AND p.before IS NULL AND p.key_after IS NOT NULL"""
+
 
 #: the key indexes of ``plies`` (name, column, condition): a position is found through them
 PLY_KEY_INDEXES: tuple[tuple[str, str, str], ...] = (

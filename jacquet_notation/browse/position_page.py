@@ -16,7 +16,7 @@ from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import BadRequest, NotFound, Response
 from markupsafe import Markup
 
-from ..archive.plays import PLAYS_FROM, dice_sql
+from ..archive.plays import PLAYS_FROM, PLAYS_FROM_GAMES, dice_sql
 from ..archive.stored_steps import steps_sql
 from ..board_terms import Side, side_name
 from ..numerals import INT_TEXT_LIMIT, ascii_int
@@ -156,9 +156,9 @@ KEPT_QUERY_FACTOR = 10
 #: spells every play's steps and notes (a popular position's sum 1.6 times as fast), and their
 #: roll and steps spelled once a group; two packings of one spelling meet again in the last sum.
 #: Each play's game is read from ``game_list`` (version 17: its winner and points, and every
-#: column a filter names), rows a tenth the size of ``games``'
+#: column a filter names), rows a tenth the size of ``games``
 _PLAYS_SQL = f"""
-WITH t AS ({PLAYS_FROM}),
+WITH {{mine}}t AS ({{source}}),
 grouped AS (
   SELECT t.dice, t.steps, t.key_after, count(*) AS games, sum(g.winner = t.side) AS wins,
     sum(g.winner IS NOT NULL AND g.winner != t.side) AS losses,
@@ -176,6 +176,54 @@ spelled AS (
 SELECT dice, min(steps) AS steps, key_after, sum(games) AS games, sum(wins) AS wins,
   sum(losses) AS losses, sum(points_won) AS points_won, sum(points_lost) AS points_lost
 FROM spelled GROUP BY dice, key_after ORDER BY games DESC, dice, steps LIMIT 500"""
+#: the numbers of the games a filter leaves, which :data:`.plays.PLAYS_FROM_GAMES` reads. ``?1``
+#: (the position) is named before the filter's own ``?``: SQLite numbers a bare ``?`` one past
+#: the greatest number before it in the text, so theirs stay ``?2`` on, as in the other plan
+_MINE = (
+    "mine AS (SELECT n.number FROM game_list g JOIN game_numbers n ON n.game_id = g.id "
+    "WHERE ?1 IS NOT NULL{filter}), "
+)
+#: the most games of a filter that are read game by game; past it, the plays from the position
+GAMES_FIRST_MOST = 10_000
+#: looking at a game costs about as much as this many plays from the position, each joined to
+#: its game (1.3 measured on the 214,780-game bench archive, docs/browse.md "The opening tree
+#: narrowed"; rounded up, so that where the two are close the plays are read, as unfiltered)
+GAME_COST_IN_PLAYS = 2
+
+
+def plays_sql(conditions: str, games_first: bool) -> str:
+    """The sum of the plays from ``?1`` in the games ``conditions`` leave (:class:`TreeFilter`'s
+    SQL, its arguments from ``?2`` on): read from the position's plays, each joined to its game
+    and kept if the game is one of the filter's, or (``games_first``) from the filter's games,
+    each read whole for its plays from the position. The same rows either way."""
+    if games_first:
+        return _PLAYS_SQL.format(
+            mine=_MINE.format(filter=conditions), source=PLAYS_FROM_GAMES, filter=""
+        )
+    return _PLAYS_SQL.format(mine="", source=PLAYS_FROM, filter=conditions)
+
+
+def games_first(
+    connection: sqlite3.Connection, key: str, conditions: str, arguments: list[Any]
+) -> bool:
+    """Whether the games ``conditions`` leave are fewer than the plays from ``key`` (counted
+    as far as it takes to tell, through the indexes), so that reading them game by game is the
+    cheaper way to the same sum."""
+    if not conditions:
+        return False
+    (games,) = connection.execute(
+        f"SELECT count(*) FROM (SELECT 1 FROM game_list g WHERE 1{conditions} LIMIT ?)",
+        [*arguments, GAMES_FIRST_MOST],
+    ).fetchone()
+    if games >= GAMES_FIRST_MOST:
+        return False
+    enough = games * GAME_COST_IN_PLAYS + 1
+    (plays,) = connection.execute(
+        "SELECT (SELECT count(*) FROM (SELECT 1 FROM plies WHERE before = ?1 LIMIT ?2)) + "
+        "(SELECT count(*) FROM (SELECT 1 FROM plies WHERE key_after = ?1 LIMIT ?2))",
+        [key, enough],
+    ).fetchone()
+    return bool(plays >= enough)
 
 
 async def plays_from(
@@ -191,11 +239,13 @@ async def plays_from(
     """
     limit = time_limit_ms * KEPT_QUERY_FACTOR
     conditions, arguments = (narrowed or TreeFilter()).sql()
-    statement = _PLAYS_SQL.format(filter=conditions)
 
     def run(connection: sqlite3.Connection) -> list[dict[str, Any]]:
+        statement = ""
         with sqlite_timelimit(connection, limit):
             try:
+                first = games_first(connection, key, conditions, arguments)
+                statement = plays_sql(conditions, first)
                 cursor = connection.execute(statement, [key, *arguments])
                 names = [column[0] for column in cursor.description]
                 return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

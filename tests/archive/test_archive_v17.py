@@ -11,7 +11,7 @@ from helpers import one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive
 from jacquet_notation.archive.game_list import GAME_LIST_COLUMNS, GAME_LIST_TRIGGERS
-from jacquet_notation.browse.position_page import _PLAYS_SQL
+from jacquet_notation.browse.position_page import plays_sql
 from jacquet_notation.browse.tree_filter import TreeFilter
 from jacquet_notation.generate import generate_records
 from jacquet_notation.notation import write_game
@@ -114,9 +114,16 @@ def test_the_step_from_version_16_lists_them_as_a_new_archive_does(tmp_path: Pat
     _copies_every_change(old)
 
 
-@pytest.mark.parametrize("narrowed", [None, TreeFilter(rules="backgammon")])
+@pytest.mark.parametrize(
+    ("narrowed", "games_first"),
+    [
+        (None, False),
+        (TreeFilter(rules="backgammon"), False),
+        (TreeFilter(rules="backgammon"), True),
+    ],
+)
 def test_the_tree_reads_the_list_not_the_games_rows(
-    tmp_path: Path, narrowed: TreeFilter | None
+    tmp_path: Path, narrowed: TreeFilter | None, games_first: bool
 ) -> None:
     db = _archive(tmp_path, "a.db")
     conditions, arguments = (narrowed or TreeFilter()).sql()
@@ -125,10 +132,11 @@ def test_the_tree_reads_the_list_not_the_games_rows(
         "SELECT t.key_before FROM turns t JOIN games g ON g.id = t.game_id "
         "WHERE t.ply = 1 AND g.rules = 'backgammon' LIMIT 1",
     )
-    plan = rows(db, "EXPLAIN QUERY PLAN " + _PLAYS_SQL.format(filter=conditions), start, *arguments)
+    statement = plays_sql(conditions, games_first)
+    plan = rows(db, "EXPLAIN QUERY PLAN " + statement, start, *arguments)
     read = " / ".join(row[3] for row in plan)
     indexes = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?"
     assert any(f"INDEX {name} " in read for (name,) in rows(db, indexes, "game_list")), read
     assert not any(f"INDEX {name} " in read for (name,) in rows(db, indexes, "games")), read
-    plays = rows(db, _PLAYS_SQL.format(filter=conditions), start, *arguments)
+    plays = rows(db, statement, start, *arguments)
     assert plays and sum(row[3] for row in plays) > 1

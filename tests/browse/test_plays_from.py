@@ -12,7 +12,12 @@ from typing import Any
 import pytest
 from helpers import ROOT, SHARED_MAT, build_archive
 
-from jacquet_notation.browse.position_page import plays_from
+from jacquet_notation.browse.position_page import (
+    GAME_COST_IN_PLAYS,
+    games_first,
+    plays_from,
+    plays_sql,
+)
 from jacquet_notation.browse.server import build_datasette
 from jacquet_notation.browse.shared import forget_kept
 from jacquet_notation.browse.tree_filter import TreeFilter
@@ -77,3 +82,68 @@ def test_every_position_sums_as_over_the_view(archive: Path) -> None:
             assert games == sorted(games, reverse=True)
             compared += bool(expected)
     assert compared > 250
+
+
+def _filters(conn: sqlite3.Connection) -> list[TreeFilter]:
+    """A filter of every kind the archive can answer: a player (either side, one side, with
+    years), a ruleset, an event, a range of years."""
+    player, event = conn.execute(
+        "select white_id, max(event_id) from games where white_id is not null "
+        "group by white_id order by count(*) desc limit 1"
+    ).fetchone()
+    first, last = conn.execute("select min(year), max(year) from games").fetchone()
+    middle = (first + last) // 2
+    return [
+        TreeFilter(player=player),
+        TreeFilter(player=player, side="white"),
+        TreeFilter(player=player, side="black", year_from=first, year_to=middle),
+        TreeFilter(rules="backgammon"),
+        TreeFilter(event=event),
+        TreeFilter(year_from=middle, year_to=last),
+    ]
+
+
+def test_both_ways_to_a_narrowed_sum_give_the_views_rows(archive: Path) -> None:
+    with sqlite3.connect(archive) as conn:
+        conn.row_factory = sqlite3.Row
+        keys = [
+            row[0]
+            for row in conn.execute(
+                "select key_before from turns where key_before is not null "
+                "group by key_before order by count(*) desc, key_before"
+            )
+        ]
+        filters = _filters(conn)
+        compared = 0
+        for key in keys[:25] + keys[25::23]:  # the most played positions, and others
+            for narrowed in filters:
+                conditions, arguments = narrowed.sql()
+                expected = _sorted(_over_turns(archive, key, narrowed))
+                for first in (False, True):
+                    found = conn.execute(plays_sql(conditions, first), [key, *arguments])
+                    assert _sorted([dict(row) for row in found]) == expected, (key, narrowed)
+                compared += bool(expected)
+    assert compared > 200
+
+
+def test_a_few_games_are_read_game_by_game_from_a_position_many_reach(archive: Path) -> None:
+    with sqlite3.connect(archive) as conn:
+        start, plays = conn.execute(
+            "select key_before, count(*) from turns where key_before is not null "
+            "group by key_before order by count(*) desc limit 1"
+        ).fetchone()
+        rare = conn.execute(
+            "select key_before from turns where key_before is not null "
+            "group by key_before having count(*) = 1 limit 1"
+        ).fetchone()[0]
+        player, games = conn.execute(
+            "select white_id, count(*) from games where white_id is not null "
+            "group by white_id order by count(*), white_id limit 1"
+        ).fetchone()
+        assert games * GAME_COST_IN_PLAYS < plays  # the archive holds the case
+        few = TreeFilter(player=player, side="white").sql()
+        assert games_first(conn, start, *few)
+        assert not games_first(conn, rare, *few)  # one play: read it
+        assert not games_first(conn, start, *TreeFilter().sql())  # every game: the plays
+        many = TreeFilter(year_from=1000, year_to=3000).sql()  # every game of a known year
+        assert not games_first(conn, start, *many)
