@@ -143,12 +143,19 @@ def dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
     return result
 
 
+def copy_archive(archive: Path, copy: Path) -> None:
+    """A copy of ``archive`` at ``copy``, through SQLite's backup (its WAL's pages included)."""
+    source, target = sqlite3.connect(archive), sqlite3.connect(copy)
+    source.backup(target)
+    source.close()
+    target.close()
+
+
 def as_version_1(archive: Path, old: Path) -> None:
     """A copy of ``archive`` at ``old``, laid out as schema version 1 wrote it (no games list
     table): what a migration starts from."""
-    source, target = sqlite3.connect(archive), sqlite3.connect(old)
-    source.backup(target)
-    source.close()
+    copy_archive(archive, old)
+    target = sqlite3.connect(old)
     with target:
         as_version_10(target)
         for trigger in ("game_list_insert", "game_list_update", "game_list_delete"):

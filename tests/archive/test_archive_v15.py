@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import sqlite_utils
-from helpers import one, rows
+from helpers import copy_archive, one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive, rebuild
 from jacquet_notation.archive.schema import _GAME_TYPES, GAME_COLUMNS, GAME_REFERENCES
@@ -237,10 +237,7 @@ def test_the_step_from_version_14_stores_the_options_once_as_a_new_archive_does(
     dump = _dump()
     new = _archive(tmp_path, "new.db")
     old = tmp_path / "old.db"
-    source, target = sqlite3.connect(new), sqlite3.connect(old)
-    source.backup(target)
-    source.close()
-    target.close()
+    copy_archive(new, old)
     _as_version_14(old)
     assert "rule_options" not in {row[0] for row in rows(old, "SELECT name FROM sqlite_master")}
     assert one(old, "SELECT typeof(options) FROM games LIMIT 1") == "text"

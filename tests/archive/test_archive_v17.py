@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers import one, rows
+from helpers import copy_archive, one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive
 from jacquet_notation.archive.game_list import GAME_LIST_COLUMNS, GAME_LIST_TRIGGERS
@@ -96,10 +96,7 @@ def test_a_new_archive_lists_each_games_winner_and_points(tmp_path: Path) -> Non
 def test_the_step_from_version_16_lists_them_as_a_new_archive_does(tmp_path: Path) -> None:
     new = _archive(tmp_path, "new.db")
     old = tmp_path / "old.db"
-    source, target = sqlite3.connect(new), sqlite3.connect(old)
-    source.backup(target)
-    source.close()
-    target.close()
+    copy_archive(new, old)
     _as_version_16(old)
     assert "winner" not in {row[1] for row in rows(old, "PRAGMA table_info(game_list)")}
     open_archive(old).close()
