@@ -123,7 +123,7 @@ def test_both_ways_to_a_narrowed_sum_give_the_views_rows(archive: Path) -> None:
                     found = conn.execute(plays_sql(conditions, first), [key, *arguments])
                     assert _sorted([dict(row) for row in found]) == expected, (key, narrowed)
                 compared += bool(expected)
-    assert compared > 200
+    assert compared > 120  # 210 here, 177 without the shared match files (a clean clone)
 
 
 def test_a_few_games_are_read_game_by_game_from_a_position_many_reach(archive: Path) -> None:
