@@ -19,6 +19,7 @@ from datasette.utils.asgi import Response
 from ..numerals import ascii_int
 from ..rules import RULESET_NAMES
 from .drawing import CELL_WIDTH
+from .list_rows import date_range, dated_page, dense_enough
 from .names import game_label, spell_players
 from .position_lookup import spec_key, stored_key
 from .shared import checked_archive, footer_metadata, kept
@@ -138,11 +139,15 @@ def _fts_query(text: str) -> str:
     return " ".join(f'"{word}"' for word in words if word)
 
 
-def where(filters: Filters, *, exact: bool = True) -> tuple[str, dict[str, Any]]:
+def where(
+    filters: Filters, *, exact: bool = True, indexed: bool = True
+) -> tuple[str, dict[str, Any]]:
     """The WHERE clause of ``filters`` (without the exact ones unless ``exact``: the counts
-    group by those, see :func:`tally`)."""
+    group by those, see :func:`tally`); ``indexed=False`` keeps the year and the exact ones off
+    their indexes (``+year``: :mod:`.list_rows` walks the dates' instead)."""
     clauses: list[str] = []
     params: dict[str, Any] = {}
+    plain = "" if indexed else "+"
     if filters.player is not None:
         clauses.append("(white_id = :player or black_id = :player)")
         params["player"] = filters.player
@@ -152,15 +157,15 @@ def where(filters: Filters, *, exact: bool = True) -> tuple[str, dict[str, Any]]
             clauses.append(f"{column} = :{name}")
             params[name] = value
     if filters.year_from is not None:
-        clauses.append("year >= :year_from")
+        clauses.append(f"{plain}year >= :year_from")
         params["year_from"] = filters.year_from
     if filters.year_to is not None:
-        clauses.append("year <= :year_to")
+        clauses.append(f"{plain}year <= :year_to")
         params["year_to"] = filters.year_to
     for name in EXACT:
         value = getattr(filters, name)
         if value is not None and exact:
-            clauses.append(f"{name} = :{name}")
+            clauses.append(f"{plain}{name} = :{name}")
             params[name] = value
     if filters.consistent is not None:
         # a range of game_rules' key: the games consistent with one ruleset, read by index
@@ -317,6 +322,17 @@ async def _counted(
         return 0, []
 
 
+async def _in_years(db: Any, source: str, filters: Filters, groups: list[dict[str, Any]]) -> int:
+    """The games of the filters' range of years (every other filter left out): the counts'
+    groups add up to it where they were read, else one range of the years' index, kept."""
+    if groups:
+        return sum(row["n"] for row in groups)
+    years = Filters(year_from=filters.year_from, year_to=filters.year_to)
+    clause, params = where(years)
+    rows = await kept_rows(db, f"select count(*) as n from {source}{clause}", params)
+    return int(rows[0]["n"])
+
+
 async def games_list_view(datasette: Any, request: Any) -> Response:
     """``/DB/-/games``: a page of the games the filters choose, sorted, with their counts."""
     db, name = await checked_archive(datasette, request, ("games",))
@@ -334,14 +350,25 @@ async def games_list_view(datasette: Any, request: Any) -> Response:
         filters.notes.append(f"there are {pages} pages: showing the last")
         filters.page = pages
     games: list[dict[str, Any]] = []
-    if total:
+    select = (
+        "select id, date, event, event_id, white, white_id, black, black_id, result, "
+        f"rules, plies, status, final_key from {source}"
+    )
+    offset = (filters.page - 1) * LIST_ROWS
+    bounds = date_range(filters) if total else None
+    if bounds is not None and dense_enough(total, await _in_years(db, source, filters, groups)):
+        descending = filters.sort.startswith("-")
+        unindexed, _ = where(filters, indexed=False)
+        games = await dated_page(
+            db, select, unindexed, params, bounds, descending, total, offset, LIST_ROWS
+        )
+    elif total:
         result = await db.execute(
-            "select id, date, event, event_id, white, white_id, black, black_id, result, "
-            f"rules, plies, status, final_key from {source}{clause} "
-            f"order by {order_by(filters.sort)} limit {LIST_ROWS} offset :offset",
-            {**params, "offset": (filters.page - 1) * LIST_ROWS},
+            f"{select}{clause} order by {order_by(filters.sort)} limit {LIST_ROWS} offset :offset",
+            {**params, "offset": offset},
         )
         games = [dict(row) for row in result.rows]
+    if games:
         await spell_players(db, games)
     prefix = board_prefix(datasette)
     for game in games:
