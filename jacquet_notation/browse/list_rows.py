@@ -28,15 +28,20 @@ DENSEST_SKIP = 50
 _LAST_YEAR = 9999
 
 
+def years_alone(filters: Any) -> bool:
+    """Whether ``filters`` choose a range of years and nothing narrower (a player, an event...):
+    then the games they count or list are a range of an index that begins with the year (the
+    counts', ``(year, rules, status, result)``) or with the date."""
+    if filters.year_from is None and filters.year_to is None:
+        return False
+    return all(getattr(filters, name) in (None, "") for name in _NARROWING)
+
+
 def date_range(filters: Any) -> tuple[str | None, str | None] | None:
     """The bounds of the dates of ``filters``' years (``(from, before)``, as text; either None
     where unbounded), or None where the walk does not apply: no range of years, a sort by
     something else than the date, or a filter with an index of its own."""
-    if filters.sort.lstrip("-") != "date":
-        return None
-    if filters.year_from is None and filters.year_to is None:
-        return None
-    if any(getattr(filters, name) not in (None, "") for name in _NARROWING):
+    if filters.sort.lstrip("-") != "date" or not years_alone(filters):
         return None
     start = filters.year_from
     end = filters.year_to

@@ -158,3 +158,32 @@ def test_the_list_page_walks_the_dates_and_shows_the_plain_querys_games(
     filters = games_list.read_filters(dict(pair.split("=") for pair in query.split("&")))
     expected = [row[0] for row in _plain(archive, filters, (filters.page - 1) * LIST_ROWS)]
     assert walked and shown == expected
+
+
+@pytest.mark.parametrize(
+    "chosen",
+    [
+        {"year_from": 1805, "year_to": 1824, "status": "valid"},
+        {"year_to": 1811, "rules": "bouchon"},
+    ],
+)
+def test_the_counts_of_a_range_of_years_are_the_plain_group_bys(
+    archive: Path, chosen: dict[str, Any]
+) -> None:
+    filters = Filters(**chosen)
+    db = build_datasette(archive).get_database("archive")
+    total, groups = asyncio.run(games_list._counted(db, "game_list", filters, True))
+    assert groups and "year" in groups[0]  # grouped by the year first, the index's order
+    counted = games_list.tally(groups, filters)
+    clause, params = where(filters)
+    with sqlite3.connect(archive) as conn:
+        plain = f"select count(*) from game_list{clause}"
+        assert total == conn.execute(plain, params).fetchone()[0]
+        for column in games_list.COUNTED:
+            others, values = where(Filters(**{k: v for k, v in chosen.items() if k != column}))
+            expected = conn.execute(
+                f"select {column}, count(*) from game_list{others} and {column} != '' "
+                f"group by {column}",
+                values,
+            ).fetchall()
+            assert sorted(counted[column]) == sorted(expected), column
