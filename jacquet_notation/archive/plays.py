@@ -244,6 +244,13 @@ SELECT p.game, {SIDE_SQL}, p.dice, p.steps, p.key_after
 FROM plies b JOIN plies p ON p.id = b.id + 1
 WHERE b.key_after = ?1 AND p.before IS NULL AND p.key_after IS NOT NULL"""
 
+#: the first play of the archive that reached the position ``?1``, its game's id and ply: the
+#: least rowid of the plays reaching it, from the index of ``key_after`` alone (the view
+#: ``turns``, asked the same, spells every play reaching it to keep one)
+FIRST_REACHING = """
+SELECT n.game_id AS game_id, p.ply AS ply FROM plies p JOIN game_numbers n ON n.number = p.game
+WHERE p.id = (SELECT min(id) FROM plies WHERE key_after = ?1)"""
+
 #: :data:`PLAYS_FROM` within the games numbered in a table ``mine`` (its ``number``), found game
 #: by game, for a few games (a player's) from a position many games reach, whose plays are then
 #: not all read, each to be dropped once joined to its game. A play whose position before is

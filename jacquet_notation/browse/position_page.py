@@ -16,7 +16,7 @@ from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import BadRequest, NotFound, Response
 from markupsafe import Markup
 
-from ..archive.plays import PLAYS_FROM, PLAYS_FROM_GAMES, dice_sql
+from ..archive.plays import FIRST_REACHING, PLAYS_FROM, PLAYS_FROM_GAMES, dice_sql
 from ..archive.stored_steps import steps_sql
 from ..board_terms import Side, side_name
 from ..numerals import INT_TEXT_LIMIT, ascii_int
@@ -70,17 +70,23 @@ async def position_view(datasette: Any, request: Any) -> Response:
     position = Position.from_key(key)
     narrowed = read_filter(request.args)
     stored = await query_rows(db, "select * from positions where key = ?", [key])
-    # the first play that reached it, for a title a reader knows it by (indexed: one row)
-    reached = [
-        sound
-        for row in await query_rows(
-            db,
-            "select game_id, ply, turn, side, dice, written, steps, error from turns "
-            "where key_after = ? order by rowid limit 1",
-            [key],
-        )
-        if (sound := sound_turn(row, set())) is not None
-    ]
+    # the first play that reached it, for a title a reader knows it by (two indexed lookups:
+    # the play found in plies, then read as the view spells it)
+    first = await query_rows(db, FIRST_REACHING, [key])
+    reached = (
+        [
+            sound
+            for row in await query_rows(
+                db,
+                "select game_id, ply, turn, side, dice, written, steps, error from turns "
+                "where game_id = ? and ply = ?",
+                [first[0]["game_id"], first[0]["ply"]],
+            )
+            if (sound := sound_turn(row, set())) is not None
+        ]
+        if first
+        else []
+    )
     try:
         plays: list[dict[str, Any]] | None = [
             dict(play)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from helpers import ROOT, SHARED_MAT, build_archive
 
+from jacquet_notation.archive.plays import FIRST_REACHING
 from jacquet_notation.browse.position_page import (
     GAME_COST_IN_PLAYS,
     games_first,
@@ -147,3 +148,26 @@ def test_a_few_games_are_read_game_by_game_from_a_position_many_reach(archive: P
         assert not games_first(conn, start, *TreeFilter().sql())  # every game: the plays
         many = TreeFilter(year_from=1000, year_to=3000).sql()  # every game of a known year
         assert not games_first(conn, start, *many)
+
+
+def test_the_first_play_reaching_a_position_is_the_earliest_in_the_archive(archive: Path) -> None:
+    """``plays.FIRST_REACHING``: the play the position page's title names, against a scan of
+    ``turns`` for the earliest game (in import order, its number) and ply reaching the key."""
+    with sqlite3.connect(archive) as conn:
+        keys = [
+            row[0]
+            for row in conn.execute(
+                "select distinct key_after from plies where key_after is not null"
+            )
+        ]
+        checked = 0
+        for key in keys[::7]:
+            expected = conn.execute(
+                "select t.game_id, t.ply from turns t join game_numbers n on n.game_id = t.game_id "
+                "where t.key_after = ? order by n.number, t.ply limit 1",
+                [key],
+            ).fetchone()
+            assert conn.execute(FIRST_REACHING, [key]).fetchone() == expected, key
+            checked += 1
+        assert conn.execute(FIRST_REACHING, ["no such key"]).fetchone() is None
+    assert checked > 200
