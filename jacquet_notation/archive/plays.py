@@ -244,12 +244,20 @@ SELECT p.game, {SIDE_SQL}, p.dice, p.steps, p.key_after
 FROM plies b JOIN plies p ON p.id = b.id + 1
 WHERE b.key_after = ?1 AND p.before IS NULL AND p.key_after IS NOT NULL"""
 
-#: the first play of the archive that reached the position ``?1``, its game's id and ply: the
-#: least rowid of the plays reaching it, from the index of ``key_after`` alone (the view
-#: ``turns``, asked the same, spells every play reaching it to keep one)
-FIRST_REACHING = """
-SELECT n.game_id AS game_id, p.ply AS ply FROM plies p JOIN game_numbers n ON n.number = p.game
-WHERE p.id = (SELECT min(id) FROM plies WHERE key_after = ?1)"""
+#: the plays that reach the position ``?1``, the first ``?2`` in the archive's order (the least
+#: keys: the games as imported, each game's plies in order), as their game's id and ply: the
+#: entries of the index of ``key_after`` sorted by key, and only the ones kept joined to their
+#: game (the view ``turns``, asked the same, spells every play reaching the position first)
+REACHING = """
+SELECT n.game_id AS game_id, t.ply AS ply
+FROM (SELECT p.game AS game, p.ply AS ply, p.id AS id FROM plies p WHERE p.key_after = ?1
+  ORDER BY p.id LIMIT ?2) t
+JOIN game_numbers n ON n.number = t.game ORDER BY t.id"""
+#: the games whose first play is made from the position ``?1`` (a start), the first ``?2`` in
+#: the archive's order, each with ply 0: the index of ``before`` read in its own order
+STARTING_FROM = """
+SELECT n.game_id AS game_id, 0 AS ply FROM plies p JOIN game_numbers n ON n.number = p.game
+WHERE p.before = ?1 AND p.ply = 1 ORDER BY p.id LIMIT ?2"""
 
 #: :data:`PLAYS_FROM` within the games numbered in a table ``mine`` (its ``number``), found game
 #: by game, for a few games (a player's) from a position many games reach, whose plays are then

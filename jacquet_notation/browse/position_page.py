@@ -16,7 +16,7 @@ from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import BadRequest, NotFound, Response
 from markupsafe import Markup
 
-from ..archive.plays import FIRST_REACHING, PLAYS_FROM, PLAYS_FROM_GAMES, dice_sql
+from ..archive.plays import PLAYS_FROM, PLAYS_FROM_GAMES, REACHING, STARTING_FROM, dice_sql
 from ..archive.stored_steps import steps_sql
 from ..board_terms import Side, side_name
 from ..numerals import INT_TEXT_LIMIT, ascii_int
@@ -70,9 +70,9 @@ async def position_view(datasette: Any, request: Any) -> Response:
     position = Position.from_key(key)
     narrowed = read_filter(request.args)
     stored = await query_rows(db, "select * from positions where key = ?", [key])
-    # the first play that reached it, for a title a reader knows it by (two indexed lookups:
-    # the play found in plies, then read as the view spells it)
-    first = await query_rows(db, FIRST_REACHING, [key])
+    # the first play that reached it, for a title a reader knows it by (found in plies, then
+    # read as the view spells it)
+    first = await query_rows(db, REACHING, [key, 1])
     reached = (
         [
             sound
@@ -270,23 +270,16 @@ async def plays_from(
 async def _games_reaching(db: Any, key: str, offset: int, limit: int) -> list[dict[str, Any]]:
     """Games whose main line reaches ``key``, with the ply where it first does (0: the start).
 
-    Read in index order (turns' rowid, the order of import) rather than sorted, so that the
-    start position, reached by every game, costs a page of rows and not the whole archive.
+    In the archive's order (:data:`.plays.REACHING`: the plays' keys sorted, only a page of
+    them joined), the games starting from it after (:data:`.plays.STARTING_FROM`, read in the
+    order of an index, so that the start position, reached by every game, costs a page of rows
+    and not the whole archive).
     """
     wanted = offset + limit
-    found = await query_rows(
-        db,
-        "select game_id, ply from turns where key_after = :key order by rowid limit :n",
-        {"key": key, "n": wanted * 2},
-    )
+    found = await query_rows(db, REACHING, [key, wanted * 2])
     if len(found) < wanted * 2:
         # nothing before ply 1 reaches a position: only a start position is reached at ply 0
-        found += await query_rows(
-            db,
-            "select game_id, 0 as ply from turns where key_before = :key and ply = 1 "
-            "order by rowid limit :n",
-            {"key": key, "n": wanted},
-        )
+        found += await query_rows(db, STARTING_FROM, [key, wanted])
     first: dict[str, int] = {}
     for row in found:
         if row["game_id"] not in first or row["ply"] < first[row["game_id"]]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from helpers import ROOT, SHARED_MAT, build_archive
 
-from jacquet_notation.archive.plays import FIRST_REACHING
+from jacquet_notation.archive.plays import REACHING, STARTING_FROM
 from jacquet_notation.browse.position_page import (
     GAME_COST_IN_PLAYS,
     games_first,
@@ -150,24 +150,38 @@ def test_a_few_games_are_read_game_by_game_from_a_position_many_reach(archive: P
         assert not games_first(conn, start, *many)
 
 
-def test_the_first_play_reaching_a_position_is_the_earliest_in_the_archive(archive: Path) -> None:
-    """``plays.FIRST_REACHING``: the play the position page's title names, against a scan of
-    ``turns`` for the earliest game (in import order, its number) and ply reaching the key."""
+def test_the_plays_reaching_a_position_come_in_the_archives_order(archive: Path) -> None:
+    """``plays.REACHING`` (the position page's title, its games) and ``plays.STARTING_FROM``,
+    against scans of ``turns`` in import order (the game's number), then the ply."""
+    order = "order by n.number, t.ply limit ?"
+    scan = (
+        "select t.game_id, t.ply from turns t join game_numbers n on n.game_id = t.game_id "
+        f"where t.key_after = ? {order}"
+    )
+    starts = (
+        "select t.game_id, 0 from turns t join game_numbers n on n.game_id = t.game_id "
+        f"where t.key_before = ? and t.ply = 1 {order}"
+    )
     with sqlite3.connect(archive) as conn:
         keys = [
             row[0]
             for row in conn.execute(
-                "select distinct key_after from plies where key_after is not null"
+                "select key_after from plies where key_after is not null "
+                "group by key_after order by count(*) desc, key_after"
             )
         ]
-        checked = 0
-        for key in keys[::7]:
-            expected = conn.execute(
-                "select t.game_id, t.ply from turns t join game_numbers n on n.game_id = t.game_id "
-                "where t.key_after = ? order by n.number, t.ply limit 1",
-                [key],
-            ).fetchone()
-            assert conn.execute(FIRST_REACHING, [key]).fetchone() == expected, key
+        # the start positions, which no play reaches but games start from
+        keys += [
+            row[0] for row in conn.execute("select distinct key_before from turns where ply = 1")
+        ]
+        checked = started = 0
+        for key in keys[:20] + keys[20::7] + keys[-3:]:
+            for most in (1, 5, 1000):
+                expected = conn.execute(scan, [key, most]).fetchall()
+                assert conn.execute(REACHING, [key, most]).fetchall() == expected, key
+                expected = conn.execute(starts, [key, most]).fetchall()
+                assert conn.execute(STARTING_FROM, [key, most]).fetchall() == expected, key
+                started += len(expected) > 1
             checked += 1
-        assert conn.execute(FIRST_REACHING, ["no such key"]).fetchone() is None
-    assert checked > 200
+        assert conn.execute(REACHING, ["no such key", 1]).fetchall() == []
+    assert checked > 200 and started
