@@ -14,6 +14,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -21,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from jacquet_notation.archive import import_paths
 from jacquet_notation.archive.plays import PLY_KEY_INDEXES
@@ -320,21 +321,38 @@ def serving(
     args: list[str], cwd: Path | None = None, limit: Callable[[], None] | None = None
 ) -> Iterator[str]:
     """``jacquet serve ARGS`` on a free loopback port, up and answering; its base URL. Run from
-    ``cwd``; ``limit`` runs in the child before the server starts (a memory limit, say)."""
+    ``cwd``; ``limit`` runs in the child before the server starts (a memory limit, say).
+
+    The server's output goes to a file, printed when it stops (pytest shows it for a test that
+    failed): a pipe that nobody reads fills with a few dozen tracebacks, and the server then
+    blocks mid-answer, so a test would see a request hang rather than the error."""
     port = free_port()
-    process = subprocess.Popen(
-        [*jacquet_command(), "serve", *args, "--port", str(port)],
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        preexec_fn=limit,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(f"{base}/-/versions.json", process)
-        yield base
-    finally:
-        stop(process)
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [*jacquet_command(), "serve", *args, "--port", str(port)],
+            cwd=cwd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=limit,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            try:
+                wait_until_up(f"{base}/-/versions.json", process)
+            except AssertionError as error:
+                raise AssertionError(f"{error}\n{_end_of(log)}") from None
+            yield base
+        finally:
+            stop(process)
+            said = _end_of(log)
+            if said:
+                print(f"jacquet serve said (its last {len(said):,} characters):\n{said}")
+
+
+def _end_of(log: IO[bytes], most: int = 20_000) -> str:
+    """The last ``most`` bytes a server wrote to ``log``, as text."""
+    log.seek(0)
+    return log.read()[-most:].decode("utf-8", errors="replace")
 
 
 def fetch(url: str, timeout: float = 30) -> tuple[int, str]:
