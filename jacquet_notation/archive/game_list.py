@@ -74,11 +74,13 @@ def create_game_list(db: sqlite_utils.Database) -> None:
     db.execute(f"INSERT INTO game_list ({columns}) SELECT {columns} FROM games ORDER BY rowid")
 
 
-def create_game_list_triggers(db: sqlite_utils.Database) -> None:
-    """:data:`GAME_LIST_TRIGGERS`, copying :data:`GAME_LIST_COLUMNS` (made again by the step to
-    version 17, which adds two columns)."""
-    columns = ", ".join(GAME_LIST_COLUMNS)
-    new = ", ".join(f"new.{column}" for column in GAME_LIST_COLUMNS)
+def create_game_list_triggers(
+    db: sqlite_utils.Database, copied: tuple[str, ...] = GAME_LIST_COLUMNS
+) -> None:
+    """:data:`GAME_LIST_TRIGGERS`, copying the columns ``copied`` (made again by the step to
+    version 17, which adds two columns; a test lays out version 16 with the columns before)."""
+    columns = ", ".join(copied)
+    new = ", ".join(f"new.{column}" for column in copied)
     # one statement at a time: executescript would commit the caller's transaction
     db.execute(
         f"CREATE TRIGGER game_list_insert AFTER INSERT ON games BEGIN "

@@ -7,10 +7,15 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+import sqlite_utils
 from helpers import copy_archive, one, rows
 
 from jacquet_notation.archive import SCHEMA_VERSION, import_paths, open_archive
-from jacquet_notation.archive.game_list import GAME_LIST_COLUMNS, GAME_LIST_TRIGGERS
+from jacquet_notation.archive.game_list import (
+    GAME_LIST_COLUMNS,
+    GAME_LIST_TRIGGERS,
+    create_game_list_triggers,
+)
 from jacquet_notation.browse.position_page import plays_sql
 from jacquet_notation.browse.tree_filter import TreeFilter
 from jacquet_notation.generate import generate_records
@@ -47,28 +52,15 @@ def _as_version_16(db: Path) -> None:
     """``game_list`` laid out as version 16 made it: without the two columns, its triggers
     copying the others."""
     older = GAME_LIST_COLUMNS[: GAME_LIST_COLUMNS.index("winner")]
-    columns = ", ".join(older)
-    new = ", ".join(f"new.{column}" for column in older)
-    with sqlite3.connect(db) as conn:
+    database = sqlite_utils.Database(db)
+    with database.conn:
         for trigger in GAME_LIST_TRIGGERS:
-            conn.execute(f"DROP TRIGGER {trigger}")
-        conn.execute("ALTER TABLE game_list DROP COLUMN points")
-        conn.execute("ALTER TABLE game_list DROP COLUMN winner")
-        conn.execute(
-            f"CREATE TRIGGER game_list_insert AFTER INSERT ON games BEGIN "
-            f"INSERT OR REPLACE INTO game_list ({columns}) VALUES ({new}); END"
-        )
-        conn.execute(
-            f"CREATE TRIGGER game_list_update AFTER UPDATE ON games BEGIN "
-            f"DELETE FROM game_list WHERE id = old.id; "
-            f"INSERT OR REPLACE INTO game_list ({columns}) VALUES ({new}); END"
-        )
-        conn.execute(
-            "CREATE TRIGGER game_list_delete AFTER DELETE ON games BEGIN "
-            "DELETE FROM game_list WHERE id = old.id; END"
-        )
-        conn.execute("PRAGMA user_version = 16")
-    conn.close()
+            database.execute(f"DROP TRIGGER {trigger}")
+        database.execute("ALTER TABLE game_list DROP COLUMN points")
+        database.execute("ALTER TABLE game_list DROP COLUMN winner")
+        create_game_list_triggers(database, older)
+        database.execute("PRAGMA user_version = 16")
+    database.close()
 
 
 def _copies_every_change(db: Path) -> None:
@@ -99,6 +91,7 @@ def test_the_step_from_version_16_lists_them_as_a_new_archive_does(tmp_path: Pat
     copy_archive(new, old)
     _as_version_16(old)
     assert "winner" not in {row[1] for row in rows(old, "PRAGMA table_info(game_list)")}
+    assert all("winner" not in sql for _, sql in rows(old, _TRIGGERS))
     open_archive(old).close()
     assert one(old, "PRAGMA user_version") == SCHEMA_VERSION
     info = "PRAGMA table_info(game_list)"
