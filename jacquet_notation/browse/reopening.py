@@ -9,11 +9,13 @@ server was restarted. Before each query a connection runs, the files' identity (
 inode of the archive, its ``-wal`` and its ``-shm``: three ``stat`` calls) is compared with the
 identity they were opened with; when they differ, the connections are closed and others opened in
 its place (Datasette keeps one a thread): all of them, since a process's connections to one
-file share one mapping of its ``-shm``.
+file share one mapping of its ``-shm``. A closed connection stays open underneath while a
+statement of it lives, so unreachable cursors are collected before the new ones open.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import sqlite3
 import sys
@@ -123,6 +125,10 @@ class Reopener:
         for stale in self.db._all_file_connections:
             stale.close()
         self.db._all_file_connections.clear()
+        # A closed connection whose statement is still alive (a cursor left in a reference
+        # cycle, as an exception's traceback makes one) stays open underneath until that
+        # statement goes, and a fresh connection would share its stale -shm: collect them now.
+        gc.collect()
         self.generation += 1
         self.known = None
         print(
