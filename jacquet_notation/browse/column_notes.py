@@ -8,6 +8,12 @@ from __future__ import annotations
 
 from .stored_metadata import STORED_COLUMNS
 
+#: how a game ended, in ``games`` and in its narrow copy ``game_list``, said alike
+_ENDING = {
+    "winner": "white, black, or empty while unfinished",
+    "points": "Points the winner scored",
+}
+
 #: every column of every table and view of the archive, described (docs/archive.md has more)
 COLUMNS: dict[str, dict[str, str]] = {
     "games": {
@@ -39,8 +45,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "errors": "Every error, as JSON: kind, line, column, message, suggestions",
         "turns": "Number of turns (a White and a Black play)",
         "plies": "Number of plays in the main line",
-        "winner": "white, black, or empty while unfinished",
-        "points": "Points the winner scored",
+        **_ENDING,
         "final_key": "The position after the last legal play (a diagram)",
         "comments": "Every comment of the game, one per line",
         "fingerprint": "Hash of the players and the plays, shared by near-duplicate transcriptions",
@@ -233,8 +238,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "status": "valid, invalid or unreadable",
         "final_key": "The position after the last legal play (a diagram)",
         "import_id": "The import that brought it in",
-        "winner": "white, black, or empty while unfinished",
-        "points": "Points the winner scored",
+        **_ENDING,
     },
     "invalid_games": {
         "id": "The game",
