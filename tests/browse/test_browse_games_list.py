@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import TRICKY, as_version_1, corpus_archive, fetch, query
+from helpers import TRICKY, as_version_1, copy_archive, corpus_archive, fetch, query
 from markupsafe import escape
 
 from jacquet_notation.archive import GAME_COLUMNS, SCHEMA_VERSION, open_archive, rebuild
@@ -54,11 +54,7 @@ def table_rows(db: Path, table: str) -> list[tuple[Any, ...]]:
 def test_game_list_is_kept_equal_to_games(archive: Path, tmp_path: Path) -> None:
     assert table_rows(archive, "game_list") == table_rows(archive, "games")
     copy = tmp_path / "copy.db"
-    source = sqlite3.connect(archive)
-    target = sqlite3.connect(copy)
-    source.backup(target)
-    source.close()
-    target.close()
+    copy_archive(archive, copy)
     rebuild(copy)  # rewrites every game row: the triggers follow
     assert table_rows(copy, "game_list") == table_rows(copy, "games")
     connection = sqlite3.connect(copy)

@@ -21,7 +21,7 @@ from typing import Any, cast
 from urllib.parse import quote
 
 import pytest
-from helpers import as_version_1, corpus_archive, fetch, generated, serving
+from helpers import as_version_1, copy_archive, corpus_archive, fetch, generated, serving
 from lxml import html
 
 from jacquet_notation.archive import SCHEMA_VERSION, open_archive
@@ -37,9 +37,8 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _damaged(archive: Path, folder: Path, name: str, script: str) -> Path:
     """A copy of ``archive`` at ``folder/name.db`` with ``script`` run on it (its version kept)."""
     copy = folder / f"{name}.db"
-    source, target = sqlite3.connect(archive), sqlite3.connect(copy)
-    source.backup(target)
-    source.close()
+    copy_archive(archive, copy)
+    target = sqlite3.connect(copy)
     target.executescript(script)
     target.commit()
     target.close()
@@ -245,10 +244,7 @@ def read_only_place(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
 
 def _checkpointed(archive: Path, target: Path) -> None:
     """``archive`` copied to ``target`` as one file (no -wal, no -shm): a published copy."""
-    source, copy = sqlite3.connect(archive), sqlite3.connect(target)
-    source.backup(copy)
-    source.close()
-    copy.close()
+    copy_archive(archive, target)
 
 
 def test_a_good_archive_on_a_read_only_mount_is_served_immutable(

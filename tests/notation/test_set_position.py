@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import ROOT, as_version_10, build_archive, one, rows, serving
+from helpers import ROOT, as_version_10, build_archive, copy_archive, one, rows, serving
 from lxml import etree
 from reference import reference_plays
 
@@ -291,9 +291,8 @@ def test_set_positions_join_the_position_index(archive: Path) -> None:
 
 def test_an_archive_of_version_4_gains_start_key(archive: Path, tmp_path: Path) -> None:
     old = tmp_path / "old.db"
-    source, target = sqlite3.connect(archive), sqlite3.connect(old)
-    source.backup(target)
-    source.close()
+    copy_archive(archive, old)
+    target = sqlite3.connect(old)
     with target:
         as_version_10(target)
         # version 4's layout: no start_key, and opening_rolls without its condition
