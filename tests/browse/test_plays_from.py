@@ -40,7 +40,12 @@ _OVER_TURNS = (
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("plays-from") / "archive.db"
-    build_archive(db, [ROOT / "corpus" / "valid", *SHARED_FILES])
+    # a play of missing-play.jqt is left out, so the play after it stores its position before
+    # past the first ply (the one place a start's query must not take it for a start)
+    build_archive(
+        db,
+        [ROOT / "corpus" / "valid", ROOT / "corpus" / "broken" / "missing-play.jqt", *SHARED_FILES],
+    )
     return db
 
 
@@ -174,6 +179,10 @@ def test_the_plays_reaching_a_position_come_in_the_archives_order(archive: Path)
         keys += [
             row[0] for row in conn.execute("select distinct key_before from turns where ply = 1")
         ]
+        # and a position stored before a play past the first (after a missing play): no start
+        later = [row[0] for row in conn.execute("select before from plies where ply > 1")]
+        assert [key for key in later if key is not None]
+        keys += [key for key in later if key is not None]
         checked = started = 0
         for key in keys[:20] + keys[20::7] + keys[-3:]:
             for most in (1, 5, 1000):
