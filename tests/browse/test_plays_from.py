@@ -23,6 +23,10 @@ from jacquet_notation.browse.server import build_datasette
 from jacquet_notation.browse.shared import forget_kept
 from jacquet_notation.browse.tree_filter import TreeFilter
 
+#: every position of the archive summed both ways: over 2 s on the two-core machine, so out of
+#: the unit tier (the README's leg runs it)
+pytestmark = [pytest.mark.slow]
+
 SHARED_FILES = sorted((SHARED_MAT / "Llabba").glob("*.txt"))[:2] if SHARED_MAT else []
 
 #: the sum over the view, as a visitor would write it: each play with its spelling
