@@ -275,6 +275,10 @@ def serve(
     except Exception as error:  # the answer to the importer's first request
         replies.send(Failed(picklable_error(error)))
         return
+    # Once a file has failed, the files the importer sent behind it (several may be on their
+    # way, importer.FILES_IN_FLIGHT) are dropped unanswered: the importer raises that failure and
+    # ends, and a file committed after it would be in the archive but in no summary.
+    failed = False
     try:
         while True:
             try:
@@ -282,6 +286,15 @@ def serve(
             except (EOFError, OSError):
                 return  # the importer is gone: what is not committed is rolled back below
             match request:
+                case Abort():
+                    session.rollback()
+                    session.failure = None
+                    failed = False
+                    replies.send(Aborted())
+                case Quit():
+                    return
+                case _ if failed:
+                    continue
                 case WriteBatch(batch):
                     session.write(batch)
                     replies.send(BatchDone(time.process_time(), session.refused is not None))
@@ -289,15 +302,13 @@ def serve(
                     session.read(number, chunks, previous)
                     replies.send(BatchDone(time.process_time(), session.refused is not None))
                 case Begin(name, sha, deferred, bulk, limit):
-                    replies.send(session.begin(name, sha, deferred, bulk, limit))
+                    reply = session.begin(name, sha, deferred, bulk, limit)
+                    failed = isinstance(reply, Failed)
+                    replies.send(reply)
                 case Finish(games, counts, problem):
-                    replies.send(session.finish(games, counts, problem))
-                case Abort():
-                    session.rollback()
-                    session.failure = None
-                    replies.send(Aborted())
-                case Quit():
-                    return
+                    reply = session.finish(games, counts, problem)
+                    failed = isinstance(reply, Failed)
+                    replies.send(reply)
     except OSError:
         # An answer to an importer that is gone (killed): the pipe is broken. Nothing to say,
         # the file in progress is rolled back below.

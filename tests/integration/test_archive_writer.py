@@ -86,6 +86,32 @@ def test_an_error_in_the_writer_rolls_the_file_back(
     assert dump(db) == dump(reference)
 
 
+def test_no_file_sent_after_a_writer_error_is_committed(
+    files: list[str], tmp_path: Path, no_process_left: None
+) -> None:
+    """The importer sends several files before their commits are answered; once the writer has
+    failed one, the files sent behind it are dropped, not committed unreported."""
+    db = tmp_path / "writer-error-second.db"
+    archive_with_trigger(
+        db,
+        "CREATE TRIGGER fail_in_part1 AFTER INSERT ON plies WHEN (SELECT path FROM imports "
+        "ORDER BY id DESC LIMIT 1) LIKE '%part1.jqt' "
+        "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+    )
+    more = [*files, *(str(Path(file).with_name(f"more-{Path(file).name}")) for file in files)]
+    for file, copy in zip(files, more[3:], strict=True):
+        Path(copy).write_text(
+            Path(file).read_text(encoding="utf-8").replace("[Event", '[Round "2"]\n[Event'),
+            encoding="utf-8",
+        )
+    assert importer.FILES_IN_FLIGHT > 1  # else nothing is sent behind the failing file
+    with pytest.raises(sqlite3.IntegrityError, match="disk on fire"):
+        import_paths(db, more)
+    assert rows(db, "SELECT path FROM imports") == [(files[0],)]
+    assert one(db, "SELECT count(*) FROM games") == 20
+    check_consistent(db)
+
+
 def test_an_error_in_the_importer_rolls_the_file_back(
     files: list[str], tmp_path: Path, no_process_left: None
 ) -> None:
