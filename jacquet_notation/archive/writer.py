@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import gc
 import pickle
+import queue
 import signal
 import sqlite3
+import threading
 import time
 from multiprocessing.connection import Connection as Pipe
 
@@ -275,12 +277,13 @@ def serve(
     except Exception as error:  # the answer to the importer's first request
         replies.send(Failed(picklable_error(error)))
         return
+    outbox = _Outbox(replies)
     # Once a file has failed, the files the importer sent behind it (several may be on their
     # way, importer.FILES_IN_FLIGHT) are dropped unanswered: the importer raises that failure and
     # ends, and a file committed after it would be in the archive but in no summary.
     failed = False
     try:
-        while True:
+        while not outbox.broken:  # broken: an answer to an importer that is gone (killed)
             try:
                 request: Request = requests.recv()
             except (EOFError, OSError):
@@ -290,29 +293,63 @@ def serve(
                     session.rollback()
                     session.failure = None
                     failed = False
-                    replies.send(Aborted())
+                    outbox.send(Aborted())
                 case Quit():
                     return
                 case _ if failed:
                     continue
                 case WriteBatch(batch):
                     session.write(batch)
-                    replies.send(BatchDone(time.process_time(), session.refused is not None))
+                    outbox.send(BatchDone(time.process_time(), session.refused is not None))
                 case ReadBatch(number, chunks, previous):
                     session.read(number, chunks, previous)
-                    replies.send(BatchDone(time.process_time(), session.refused is not None))
+                    outbox.send(BatchDone(time.process_time(), session.refused is not None))
                 case Begin(name, sha, deferred, bulk, limit):
                     reply = session.begin(name, sha, deferred, bulk, limit)
                     failed = isinstance(reply, Failed)
-                    replies.send(reply)
+                    outbox.send(reply)
                 case Finish(games, counts, problem):
                     reply = session.finish(games, counts, problem)
                     failed = isinstance(reply, Failed)
-                    replies.send(reply)
-    except OSError:
-        # An answer to an importer that is gone (killed): the pipe is broken. Nothing to say,
-        # the file in progress is rolled back below.
-        return
+                    outbox.send(reply)
     finally:
+        outbox.close()
         session.rollback()
         session.conn.close()
+
+
+class _Outbox:
+    """The writer's answers, sent in order by a thread of their own, so that the writer never
+    stops reading requests to wait until the importer has read an answer: the importer may be
+    waiting itself, to send a request into a full pipe, and a file's Finished carries the error
+    lines of every batch the writer read, more than a pipe holds (each process waited for the
+    other for ever: tests/integration/test_archive_writer.py). An answer waits here no longer
+    than the importer takes to read the ones before it; the importer sends no more than the
+    pipe holds before it reads them, so what waits is bounded by what was sent."""
+
+    def __init__(self, replies: Pipe) -> None:
+        self.replies = replies
+        self.queue: queue.SimpleQueue[Reply | None] = queue.SimpleQueue()
+        #: an answer could not be sent: the importer is gone
+        self.broken = False
+        # a daemon: one blocked on an importer that never reads again ends with the process
+        self.thread = threading.Thread(
+            target=self._run, name="jacquet-archive-answers", daemon=True
+        )
+        self.thread.start()
+
+    def _run(self) -> None:
+        while (reply := self.queue.get()) is not None:
+            try:
+                self.replies.send(reply)
+            except OSError:
+                self.broken = True  # nothing to say: the file in progress is rolled back
+                return
+
+    def send(self, reply: Reply) -> None:
+        self.queue.put(reply)
+
+    def close(self) -> None:
+        """Let the answers queued go out, and the thread end once they have (not waited for:
+        the importer reads them, or it is gone)."""
+        self.queue.put(None)

@@ -178,6 +178,47 @@ def test_batches_read_by_the_writer_give_the_same_archive_and_report(
     }
 
 
+#: an import whose writer reads every batch: a first file of invalid games (the error lines of
+#: its Finished outgrow the pipe of answers), then one whose batches fill the pipe of requests
+_ANSWERS_PAST_A_PIPE = """
+import sys
+from jacquet_notation.archive import import_paths, importer
+importer.WRITER_SHARE = 1
+summary = import_paths(sys.argv[1], sys.argv[2:])
+print(summary.games, len(summary.errors))
+"""
+
+
+def test_an_answer_larger_than_a_pipe_does_not_stall_the_import(tmp_path: Path) -> None:
+    """Each process once waited for the other for ever: the writer sending a file's Finished
+    (the error lines of the batches it read) into a full pipe, the importer sending the next
+    file's batches into another."""
+    broken = (Path(__file__).parents[2] / "corpus" / "broken" / "illegal-bearoff.jqt").read_text(
+        encoding="utf-8"
+    )
+    invalid = tmp_path / "invalid.jqt"
+    copies = [broken.replace("[White", f'[Round "{n}"]\n[White', 1) for n in range(500)]
+    invalid.write_text("\n".join(copies), encoding="utf-8")
+    valid = tmp_path / "valid.jqt"
+    records = generate_records(600, 7, Rules.named("jacquet"))
+    valid.write_text("\n".join(write_game(record) for record in records), encoding="utf-8")
+    assert valid.stat().st_size > writer.PIPE_BYTES  # its batches alone fill the pipe
+    db = tmp_path / "answers.db"
+    command = [sys.executable, "-c", _ANSWERS_PAST_A_PIPE, str(db), str(invalid), str(valid)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, _ = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, 9)  # the writer too
+        process.communicate()
+        pytest.fail("the import stalled")
+    assert process.returncode == 0
+    games, errors = map(int, out.split())
+    assert games == 600 + one(db, "SELECT games FROM imports WHERE path = ?", str(invalid))
+    assert errors >= 500
+    check_consistent(db)
+
+
 def test_standard_input_is_imported_through_the_writer(files: list[str], tmp_path: Path) -> None:
     """``-``: the bytes read from stdin are cut and sent like a file's (no path to reopen)."""
     db = tmp_path / "stdin.db"
