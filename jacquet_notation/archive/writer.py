@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import gc
 import pickle
-import queue
 import signal
 import sqlite3
-import threading
 import time
 from multiprocessing.connection import Connection as Pipe
 
@@ -25,6 +23,7 @@ from ..match import GameSummary
 from ..notation import GameChunk
 from ..rules import Rules
 from . import import_rows, settling, store
+from .answers import Answers
 from .groups import refresh_groups
 from .matches import refresh_matches
 from .messages import (
@@ -277,7 +276,7 @@ def serve(
     except Exception as error:  # the answer to the importer's first request
         replies.send(Failed(picklable_error(error)))
         return
-    outbox = _Outbox(replies)
+    outbox = Answers(replies)  # sent without waiting for the importer: answers.py
     # Once a file has failed, the files the importer sent behind it (several may be on their
     # way, importer.FILES_IN_FLIGHT) are dropped unanswered: the importer raises that failure and
     # ends, and a file committed after it would be in the archive but in no summary.
@@ -316,40 +315,3 @@ def serve(
         outbox.close()
         session.rollback()
         session.conn.close()
-
-
-class _Outbox:
-    """The writer's answers, sent in order by a thread of their own, so that the writer never
-    stops reading requests to wait until the importer has read an answer: the importer may be
-    waiting itself, to send a request into a full pipe, and a file's Finished carries the error
-    lines of every batch the writer read, more than a pipe holds (each process waited for the
-    other for ever: tests/integration/test_archive_writer.py). An answer waits here no longer
-    than the importer takes to read the ones before it; the importer sends no more than the
-    pipe holds before it reads them, so what waits is bounded by what was sent."""
-
-    def __init__(self, replies: Pipe) -> None:
-        self.replies = replies
-        self.queue: queue.SimpleQueue[Reply | None] = queue.SimpleQueue()
-        #: an answer could not be sent: the importer is gone
-        self.broken = False
-        # a daemon: one blocked on an importer that never reads again ends with the process
-        self.thread = threading.Thread(
-            target=self._run, name="jacquet-archive-answers", daemon=True
-        )
-        self.thread.start()
-
-    def _run(self) -> None:
-        while (reply := self.queue.get()) is not None:
-            try:
-                self.replies.send(reply)
-            except OSError:
-                self.broken = True  # nothing to say: the file in progress is rolled back
-                return
-
-    def send(self, reply: Reply) -> None:
-        self.queue.put(reply)
-
-    def close(self) -> None:
-        """Let the answers queued go out, and the thread end once they have (not waited for:
-        the importer reads them, or it is gone)."""
-        self.queue.put(None)

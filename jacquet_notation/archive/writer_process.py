@@ -1,6 +1,7 @@
 """The importing process's handle on the writer process (:mod:`.writer`): the requests it
 sends, and the writer's answers, which come in the order of the requests and are taken as they
-come, so that the importer reads the next file while the writer writes the one before.
+come, so that the importer reads the next file while the writer writes those before it
+(``importer.FILES_IN_FLIGHT``).
 """
 
 from __future__ import annotations

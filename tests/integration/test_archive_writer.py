@@ -181,18 +181,24 @@ def test_batches_read_by_the_writer_give_the_same_archive_and_report(
 #: an import whose writer reads every batch: a first file of invalid games (the error lines of
 #: its Finished outgrow the pipe of answers), then one whose batches fill the pipe of requests
 _ANSWERS_PAST_A_PIPE = """
-import sys
+import os, sys
 from jacquet_notation.archive import import_paths, importer
 importer.WRITER_SHARE = 1
-summary = import_paths(sys.argv[1], sys.argv[2:])
+if sys.argv[1] == "blocking":  # as where a pipe cannot be made non-blocking: answers.py
+    def refused(fd, blocking):
+        raise OSError("not here")
+    os.set_blocking = refused
+summary = import_paths(sys.argv[2], sys.argv[3:])
 print(summary.games, len(summary.errors))
 """
 
 
-def test_an_answer_larger_than_a_pipe_does_not_stall_the_import(tmp_path: Path) -> None:
+@pytest.mark.parametrize("pipe", ["non-blocking", "blocking"])
+def test_an_answer_larger_than_a_pipe_does_not_stall_the_import(tmp_path: Path, pipe: str) -> None:
     """Each process once waited for the other for ever: the writer sending a file's Finished
     (the error lines of the batches it read) into a full pipe, the importer sending the next
-    file's batches into another."""
+    file's batches into another. The writer's answers that the pipe cannot take at once are
+    written by a thread (answers.py): after the part written at once, or whole."""
     broken = (Path(__file__).parents[2] / "corpus" / "broken" / "illegal-bearoff.jqt").read_text(
         encoding="utf-8"
     )
@@ -204,7 +210,7 @@ def test_an_answer_larger_than_a_pipe_does_not_stall_the_import(tmp_path: Path) 
     valid.write_text("\n".join(write_game(record) for record in records), encoding="utf-8")
     assert valid.stat().st_size > writer.PIPE_BYTES  # its batches alone fill the pipe
     db = tmp_path / "answers.db"
-    command = [sys.executable, "-c", _ANSWERS_PAST_A_PIPE, str(db), str(invalid), str(valid)]
+    command = [sys.executable, "-c", _ANSWERS_PAST_A_PIPE, pipe, str(db), str(invalid), str(valid)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
         out, _ = process.communicate(timeout=120)
