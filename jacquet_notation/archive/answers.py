@@ -52,10 +52,10 @@ class Answers:
 
     def send(self, reply: Reply) -> None:
         """Send ``reply`` after every answer before it, without waiting for the importer."""
-        data = bytes(ForkingPickler.dumps(reply))
+        data = ForkingPickler.dumps(reply)
         # the frame of Connection.send_bytes, which the importer's Connection.recv reads: the
         # length as four bytes, big-endian, then the bytes (an answer is far below 2 GiB)
-        frame = memoryview(struct.pack("!i", len(data)) + data)
+        frame = memoryview(b"".join((struct.pack("!i", len(data)), data)))
         with self.lock:
             if self.broken:
                 return
